@@ -1,0 +1,100 @@
+/**
+ * The human-input form: the definition a paused node exposes and the submission that resumes it
+ * (service-api.md "Human input form", dify-wire.md §2).
+ */
+import type { FileReference, FileType, TransferMethod } from './files.js';
+
+export type ButtonStyle = 'primary' | 'default' | 'accent' | 'ghost';
+
+export interface UserAction {
+  /** At most 20 characters matching `^[A-Za-z_][A-Za-z0-9_]*$`. */
+  id: string;
+  title: string;
+  button_style: ButtonStyle;
+}
+
+/** Where a paragraph's default or a select's options come from. */
+export interface StringSource {
+  type: 'constant' | 'variable';
+  selector: string[];
+  value: string;
+}
+
+export interface StringListSource {
+  type: 'constant' | 'variable';
+  selector: string[];
+  value: string[];
+}
+
+interface InputBase {
+  output_variable_name: string;
+}
+
+export interface ParagraphInput extends InputBase {
+  type: 'paragraph';
+  default?: StringSource | null;
+}
+
+export interface SelectInput extends InputBase {
+  type: 'select';
+  option_source: StringListSource;
+}
+
+export interface FileInput extends InputBase {
+  type: 'file';
+  allowed_file_types: FileType[];
+  /** With a leading dot, e.g. `.md`; required when `custom` is among the types. */
+  allowed_file_extensions: string[];
+  allowed_file_upload_methods: TransferMethod[];
+}
+
+export interface FileListInput extends Omit<FileInput, 'type'> {
+  type: 'file-list';
+  /** Most files accepted; `0` means no limit. */
+  number_limits: number;
+}
+
+/** One input of a form, discriminated by `type`. */
+export type FormInput = ParagraphInput | SelectInput | FileInput | FileListInput;
+export type FormInputType = FormInput['type'];
+
+/** `GET /form/human_input/{form_token}`. */
+export interface HumanInputFormDefinition {
+  /** Markdown with workflow variables substituted and `{{#$output.<name>#}}` slots kept. */
+  form_content: string;
+  inputs: FormInput[];
+  /** Always strings, keyed by `output_variable_name`. */
+  resolved_default_values: Record<string, string>;
+  user_actions: UserAction[];
+  /** Epoch seconds; after it the form cannot be submitted. */
+  expiration_time: number | null;
+}
+
+/** The value each input type takes in a submission. */
+export type FormInputValue = string | FileReference | FileReference[];
+
+/** `POST /form/human_input/{form_token}`. */
+export interface HumanInputFormSubmission {
+  inputs: Record<string, FormInputValue>;
+  action: string;
+  user: string;
+}
+
+/** The form as carried by `human_input_required` and by `workflow_paused` reasons. */
+export interface HumanInputRequest {
+  form_id: string;
+  node_id: string;
+  node_title: string;
+  form_content: string;
+  inputs: FormInput[];
+  actions: UserAction[];
+  display_in_ui: boolean;
+  /** `null` when the form has no recipient the API may drive (email-only delivery). */
+  form_token: string | null;
+  resolved_default_values: Record<string, string>;
+  expiration_time: number | null;
+  approval_channels?: string[];
+}
+
+/** Status of a form as the real service stores it. */
+export type HumanInputFormStatus = 'waiting' | 'expired' | 'submitted' | 'timeout';

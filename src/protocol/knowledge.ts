@@ -1,0 +1,275 @@
+/** Knowledge-side resources and request bodies (service-api.md endpoints 1–7, dify-wire.md §7). */
+
+export type IndexingTechnique = 'high_quality' | 'economy';
+export type DatasetPermission = 'only_me' | 'all_team_members' | 'partial_members';
+export type DatasetProvider = 'vendor' | 'external';
+export type DocForm = 'text_model' | 'hierarchical_model' | 'qa_model';
+export type SearchMethod = 'keyword_search' | 'semantic_search' | 'full_text_search' | 'hybrid_search';
+export type RerankingMode = 'reranking_model' | 'weighted_score';
+
+export type StringComparisonOperator =
+  | 'contains' | 'not contains' | 'start with' | 'end with' | 'is' | 'is not' | 'empty' | 'not empty' | 'in' | 'not in';
+export type NumericComparisonOperator = '=' | '≠' | '>' | '<' | '≥' | '≤';
+export type TimeComparisonOperator = 'before' | 'after';
+export type ComparisonOperator = StringComparisonOperator | NumericComparisonOperator | TimeComparisonOperator;
+
+export interface MetadataCondition {
+  name: string;
+  comparison_operator: ComparisonOperator;
+  /** String for most string operators, strings for `in`/`not in`, a number for numeric ones, omitted for `empty`/`not empty`. */
+  value?: string | string[] | number | null;
+}
+
+export interface MetadataFilteringConditions {
+  logical_operator?: 'and' | 'or';
+  conditions?: MetadataCondition[] | null;
+}
+
+export interface RerankingModel {
+  reranking_model_name: string;
+  /** `<organization>/<plugin_name>/<provider_name>`. */
+  reranking_provider_name: string;
+}
+
+export interface RetrievalWeights {
+  weight_type?: 'semantic_first' | 'keyword_first' | 'customized';
+  keyword_setting?: { keyword_weight: number };
+  vector_setting?: { vector_weight: number; embedding_model_name: string; embedding_provider_name: string };
+}
+
+export interface RetrievalModel {
+  search_method: SearchMethod;
+  reranking_enable: boolean;
+  top_k: number;
+  score_threshold_enabled: boolean;
+  score_threshold?: number | null;
+  /** Required when `reranking_enable` is true. */
+  reranking_mode?: RerankingMode | null;
+  reranking_model?: RerankingModel;
+  weights?: RetrievalWeights | null;
+  metadata_filtering_conditions?: MetadataFilteringConditions | null;
+}
+
+export interface SummaryIndexSetting {
+  enable: boolean;
+  model_name: string;
+  model_provider_name: string;
+  summary_prompt: string;
+}
+
+export interface IconInfo { icon: string; icon_background: string; icon_type: string; icon_url: string }
+
+export interface ExternalKnowledgeInfo {
+  external_knowledge_api_endpoint: string;
+  external_knowledge_api_id: string;
+  external_knowledge_api_name: string;
+  external_knowledge_id: string;
+}
+
+export interface ExternalRetrievalModel { score_threshold: number; score_threshold_enabled: boolean; top_k: number }
+
+export interface DocMetadataField { id: string; name: string; type: string }
+
+/** Tag as bound to a knowledge base. */
+export interface DatasetTag { id: string; name: string; type: string }
+
+/** A knowledge base as the service answers it. */
+export interface Dataset {
+  id: string;
+  name: string;
+  description: string;
+  provider: DatasetProvider;
+  permission: DatasetPermission;
+  /** Always on the update answer; on details only for `partial_members`. */
+  partial_member_list?: string[] | null;
+  indexing_technique: IndexingTechnique | null;
+  embedding_model: string | null;
+  embedding_model_provider: string | null;
+  embedding_available: boolean;
+  doc_form: DocForm | null;
+  chunk_structure: string | null;
+  data_source_type: string | null;
+  document_count: number;
+  total_documents: number;
+  total_available_documents: number;
+  word_count: number;
+  app_count: number;
+  author_name: string;
+  maintainer: string | null;
+  created_by: string;
+  updated_by: string;
+  created_at: number;
+  updated_at: number;
+  built_in_field_enabled: boolean;
+  doc_metadata: DocMetadataField[];
+  enable_api: boolean;
+  is_multimodal: boolean;
+  is_published: boolean;
+  pipeline_id: string | null;
+  runtime_mode: string | null;
+  icon_info: IconInfo | null;
+  external_knowledge_info: ExternalKnowledgeInfo | null;
+  external_retrieval_model: ExternalRetrievalModel | null;
+  retrieval_model_dict: RetrievalModel;
+  summary_index_setting: SummaryIndexSetting | null;
+  tags: DatasetTag[];
+}
+
+/** `POST /datasets`. */
+export interface CreateDatasetRequest {
+  name: string;
+  description?: string;
+  indexing_technique?: IndexingTechnique | null;
+  permission?: DatasetPermission;
+  provider?: DatasetProvider;
+  embedding_model?: string;
+  embedding_model_provider?: string;
+  external_knowledge_api_id?: string;
+  external_knowledge_id?: string;
+  retrieval_model?: RetrievalModel;
+  summary_index_setting?: SummaryIndexSetting | null;
+}
+
+/** `PATCH /datasets/{dataset_id}`: only fields present change. */
+export interface UpdateDatasetRequest {
+  name?: string;
+  description?: string;
+  indexing_technique?: IndexingTechnique;
+  permission?: DatasetPermission;
+  partial_member_list?: { user_id: string }[];
+  embedding_model?: string;
+  embedding_model_provider?: string;
+  external_knowledge_api_id?: string;
+  external_knowledge_id?: string;
+  external_retrieval_model?: ExternalRetrievalModel;
+  retrieval_model?: RetrievalModel;
+}
+
+export type PreProcessingRuleId = 'remove_stopwords' | 'remove_extra_spaces' | 'remove_urls_emails';
+
+export interface ProcessRule {
+  mode: 'automatic' | 'custom' | 'hierarchical';
+  rules?: {
+    pre_processing_rules?: { id: PreProcessingRuleId; enabled: boolean }[];
+    segmentation?: { separator?: string; max_tokens: number; chunk_overlap?: number };
+    parent_mode?: 'full-doc' | 'paragraph';
+    subchunk_segmentation?: { separator?: string; max_tokens: number; chunk_overlap?: number };
+  };
+}
+
+/** `POST /datasets/{dataset_id}/document/create-by-text`. */
+export interface CreateDocumentByTextRequest {
+  name: string;
+  text: string;
+  /** Required on a knowledge base's first document; later documents inherit it. */
+  indexing_technique?: IndexingTechnique;
+  doc_form?: DocForm;
+  doc_language?: string;
+  process_rule?: ProcessRule;
+  retrieval_model?: RetrievalModel;
+  embedding_model?: string;
+  embedding_model_provider?: string;
+  original_document_id?: string;
+}
+
+export type IndexingStatus = 'waiting' | 'parsing' | 'cleaning' | 'splitting' | 'indexing' | 'completed' | 'error' | 'paused';
+export type DocumentDisplayStatus = 'queuing' | 'indexing' | 'paused' | 'error' | 'available' | 'disabled' | 'archived';
+
+export interface DatasetDocument {
+  id: string;
+  position: number;
+  data_source_type: string;
+  data_source_info: Record<string, unknown> | null;
+  data_source_detail_dict: Record<string, unknown> | null;
+  dataset_process_rule_id: string | null;
+  name: string;
+  created_from: 'api' | (string & {});
+  created_by: string;
+  created_at: number;
+  tokens: number;
+  indexing_status: IndexingStatus;
+  error: string | null;
+  enabled: boolean;
+  disabled_at: number | null;
+  disabled_by: string | null;
+  archived: boolean;
+  display_status: DocumentDisplayStatus;
+  word_count: number;
+  hit_count: number;
+  doc_form: DocForm;
+  doc_metadata: unknown[];
+  summary_index_status: string | null;
+  need_summary: boolean;
+}
+
+/** Answer of create-by-text: the document and the batch id used to follow indexing. */
+export interface CreateDocumentResponse { document: DatasetDocument; batch: string }
+
+export interface DocumentIndexingStatus {
+  id: string;
+  indexing_status: IndexingStatus;
+  processing_started_at: number | null;
+  parsing_completed_at: number | null;
+  cleaning_completed_at: number | null;
+  splitting_completed_at: number | null;
+  completed_at: number | null;
+  paused_at: number | null;
+  error: string | null;
+  stopped_at: number | null;
+  completed_segments: number;
+  total_segments: number;
+}
+
+export type DocumentStatusAction = 'enable' | 'disable' | 'archive' | 'un_archive';
+
+/** `PATCH /datasets/{dataset_id}/documents/status/{action}`. */
+export interface DocumentStatusRequest { document_ids: string[] }
+
+/** A chunk of a document. */
+export interface Segment {
+  id: string;
+  position: number;
+  document_id: string;
+  content: string;
+  answer: string | null;
+  word_count: number;
+  tokens: number;
+  keywords: string[];
+  index_node_id: string;
+  index_node_hash: string;
+  hit_count: number;
+  enabled: boolean;
+  disabled_at: number | null;
+  disabled_by: string | null;
+  status: 'waiting' | 'indexing' | 'completed' | 'error' | 're_segment';
+  created_by: string;
+  created_at: number;
+  indexing_at: number | null;
+  completed_at: number | null;
+  error: string | null;
+  stopped_at: number | null;
+}
+
+/** `GET /datasets/tags` item. */
+export interface KnowledgeTag {
+  id: string;
+  name: string;
+  type: 'knowledge';
+  /** Numeric text. */
+  binding_count: string;
+}
+
+export type DatasourceType = 'local_file' | 'online_document' | 'online_drive' | 'website_crawl';
+
+export interface DatasourceCredential { id: string; name: string; type: string; is_default: boolean }
+
+/** `GET /datasets/{dataset_id}/pipeline/datasource-plugins` item. */
+export interface DatasourceNode {
+  node_id: string;
+  plugin_id: string;
+  provider_name: string;
+  title: string;
+  datasource_type: DatasourceType;
+  credentials: DatasourceCredential[];
+  user_input_variables: Record<string, unknown>[];
+}

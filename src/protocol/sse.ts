@@ -1,0 +1,67 @@
+/**
+ * Server-sent events on the wire (dify-wire.md §4.1): one JSON object per `data:` frame, and a
+ * bare `event: ping` keep-alive. Parsing is delegated to eventsource-parser; these helpers only
+ * turn frames into typed run events and back.
+ */
+import { createParser } from 'eventsource-parser';
+import type { RunEvent } from './events.js';
+
+/** A frame as an SSE parser hands it over. */
+export interface SseMessage {
+  event?: string | undefined;
+  data: string;
+}
+
+/**
+ * The run event a frame carries, or `undefined` for a frame that is not one (an empty or
+ * non-JSON data line). A bare `event: ping` frame becomes `{ event: 'ping' }`.
+ */
+export function toRunEvent(message: SseMessage): RunEvent | undefined {
+  if (message.event === 'ping' && !message.data) return { event: 'ping' };
+  if (!message.data) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message.data);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { event?: unknown }).event !== 'string') {
+    return undefined;
+  }
+  return parsed as RunEvent;
+}
+
+/**
+ * Reads a `text/event-stream` body as typed run events. Spec-compliant parsing drops the
+ * data-less `ping` keep-alives, which carry nothing a consumer needs.
+ */
+export async function* readRunEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<RunEvent, void, undefined> {
+  const queue: RunEvent[] = [];
+  const parser = createParser({
+    onEvent(message) {
+      const event = toRunEvent(message);
+      if (event) queue.push(event);
+    },
+  });
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(value);
+      while (queue.length) yield queue.shift()!;
+    }
+    // A stream may end without the blank line after its last frame.
+    parser.feed('\n\n');
+    while (queue.length) yield queue.shift()!;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/** The bytes of one frame, as the real service writes them. */
+export function formatSseFrame(event: RunEvent): string {
+  if (event.event === 'ping') return 'event: ping\n\n';
+  return `data: ${JSON.stringify(event)}\n\n`;
+}

@@ -1,0 +1,29 @@
+/** Errors the service answers with, in the `{code, message, status}` shape of the real service. */
+import type { ErrorBody, ErrorCode } from '../protocol/index.js';
+
+/** Thrown anywhere in a request's handling; the router turns it into the error response. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+/** werkzeug's texts, which the real service answers with for unknown routes and methods. */
+export const NOT_FOUND_TEXT =
+  'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.';
+export const METHOD_NOT_ALLOWED_TEXT = 'The method is not allowed for the requested URL.';
+
+export const badParam = (message: string) => new ApiError(400, 'invalid_param', message);
+export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const unauthorized = (message: string) =>
+  new ApiError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer realm="api"' });

@@ -1,0 +1,4 @@
+/** The embedded reference service (Node). */
+export { createService, type EmbeddedService, type ServiceOptions } from './service.js';
+export { startService, type RunningService } from './server.js';
+export { loadFixture, parseFixture, FixtureError, DEFAULT_FIXTURE_PATH, type Fixture } from './fixture.js';

@@ -1,0 +1,62 @@
+/** The state of one workflow run, kept server-side whether or not a client is connected. */
+import type { RunEvent, WorkflowStatus, NodeFinishedData } from '../../protocol/index.js';
+import type { FixtureApp, FixtureWorkflow } from '../fixture.js';
+import { RunTopic } from './topic.js';
+
+/** A node execution, kept for `include_state_snapshot` replays. */
+export interface NodeExecution {
+  data: NodeFinishedData;
+  finished: boolean;
+}
+
+export interface Run {
+  readonly id: string;
+  readonly taskId: string;
+  readonly app: FixtureApp;
+  readonly workflow: FixtureWorkflow;
+  readonly user: string;
+  readonly inputs: Record<string, unknown>;
+  readonly createdAt: number;
+  readonly startedMs: number;
+  status: WorkflowStatus;
+  finishedAt: number | null;
+  outputs: Record<string, unknown> | null;
+  error: string | null;
+  totalSteps: number;
+  totalTokens: number;
+  /** Node outputs by node id, for `{{#node.var#}}` references. */
+  readonly pool: Map<string, Record<string, unknown>>;
+  readonly executions: NodeExecution[];
+  /** The form token (or id, for email-only nodes) the run is paused on. */
+  pausedOn: string | null;
+  readonly topic: RunTopic;
+  /** The last `workflow_finished` event, answered alone to a late `/events` request. */
+  finishedEvent: RunEvent | null;
+  readonly abort: AbortController;
+}
+
+export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' | 'user' | 'inputs'>): Run {
+  const now = Date.now();
+  return {
+    ...init,
+    createdAt: Math.floor(now / 1000),
+    startedMs: now,
+    status: 'running',
+    finishedAt: null,
+    outputs: null,
+    error: null,
+    totalSteps: 0,
+    totalTokens: 0,
+    pool: new Map(),
+    executions: [],
+    pausedOn: null,
+    topic: new RunTopic(),
+    finishedEvent: null,
+    abort: new AbortController(),
+  };
+}
+
+/** Seconds since the run started, as the real service reports `elapsed_time`. */
+export function elapsedSeconds(run: Run): number {
+  return Math.round((Date.now() - run.startedMs) / 10) / 100;
+}

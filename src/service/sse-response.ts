@@ -1,0 +1,63 @@
+/**
+ * A `text/event-stream` response fed by a run's topic: frames go out as they are published,
+ * a bare `event: ping` keeps idle connections alive, and a client that leaves unsubscribes.
+ */
+import { formatSseFrame, type RunEvent } from '../protocol/index.js';
+
+export interface EventStreamSource {
+  /** Frames to send before live ones (a snapshot, or the one `workflow_finished` of a done run). */
+  initial?: RunEvent[];
+  /** Attaches to live events; returns the detach function. Omit for a stream of `initial` only. */
+  subscribe?: (send: (event: RunEvent) => void) => () => void;
+  /** Whether an event ends the stream (sent first, then the stream closes). */
+  isTerminal: (event: RunEvent) => boolean;
+  pingIntervalMs: number;
+}
+
+const encoder = new TextEncoder();
+
+export function eventStreamResponse(source: EventStreamSource): Response {
+  let detach: (() => void) | undefined;
+  let ping: ReturnType<typeof setInterval> | undefined;
+  const stop = () => {
+    detach?.();
+    detach = undefined;
+    clearInterval(ping);
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const send = (event: RunEvent) => {
+        if (!open) return;
+        controller.enqueue(encoder.encode(formatSseFrame(event)));
+        if (source.isTerminal(event)) {
+          open = false;
+          stop();
+          controller.close();
+        }
+      };
+      // Attach before anything is sent, so no event published from now on can be missed.
+      if (source.subscribe) detach = source.subscribe(send);
+      for (const event of source.initial ?? []) send(event);
+      if (!source.subscribe && open) {
+        open = false;
+        controller.close();
+        return;
+      }
+      ping = setInterval(() => send({ event: 'ping' }), source.pingIntervalMs);
+      ping.unref?.();
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
+  });
+}
