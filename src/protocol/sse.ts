@@ -43,16 +43,17 @@ export async function* readRunEvents(body: ReadableStream<Uint8Array>): AsyncGen
       if (event) queue.push(event);
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(value);
+      parser.feed(decoder.decode(value, { stream: true }));
       while (queue.length) yield queue.shift()!;
     }
     // A stream may end without the blank line after its last frame.
-    parser.feed('\n\n');
+    parser.feed(decoder.decode() + '\n\n');
     while (queue.length) yield queue.shift()!;
   } finally {
     await reader.cancel().catch(() => undefined);

@@ -66,14 +66,56 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
     if (run.finishedEvent) {
       return eventStreamResponse({ initial: [{ ...run.finishedEvent, task_id: run.id } as RunEvent], isTerminal: () => true, pingIntervalMs });
     }
-    const continueOnPause = url.searchParams.get('continue_on_pause')?.toLowerCase() === 'true';
-    const terminal: RunEvent['event'][] = continueOnPause ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
+    const flag = (name: string) => url.searchParams.get(name)?.toLowerCase() === 'true';
+    const terminal: RunEvent['event'][] = flag('continue_on_pause') ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
     return eventStreamResponse({
+      initial: flag('include_state_snapshot') ? snapshot(run, engine) : [],
       subscribe: (send) => run.topic.subscribe(send),
       isTerminal: (e) => terminal.includes(e.event),
       pingIntervalMs,
     });
   });
+}
+
+/**
+ * The replay `include_state_snapshot=true` sends before live events (dify-wire.md §3.3): a ping,
+ * a synthetic `workflow_started`, each executed node without its details, and the pending form.
+ * The replayed `workflow_paused` ends a default stream like a live one would.
+ */
+function snapshot(run: Run, engine: ServiceContext['engine']): RunEvent[] {
+  const envelope = { task_id: run.taskId, workflow_run_id: run.id };
+  const events: RunEvent[] = [
+    { event: 'ping' },
+    {
+      event: 'workflow_started',
+      ...envelope,
+      data: { id: run.id, workflow_id: run.workflow.id, inputs: run.inputs, created_at: run.createdAt, reason: 'initial' },
+    },
+  ];
+  for (const { started, finished } of run.executions) {
+    events.push({ event: 'node_started', ...envelope, data: { ...started, inputs: null } });
+    if (finished) events.push({ event: 'node_finished', ...envelope, data: { ...finished, inputs: null, outputs: null, process_data: null } });
+  }
+  const form = run.pausedOn ? engine.forms.byId(run.pausedOn) : undefined;
+  if (form && run.status === 'paused') {
+    events.push({ event: 'human_input_required', ...envelope, data: form.request });
+    events.push({
+      event: 'workflow_paused',
+      ...envelope,
+      data: {
+        workflow_run_id: run.id,
+        paused_nodes: [form.node.id],
+        outputs: {},
+        reasons: [{ TYPE: 'human_input_required', ...form.request }],
+        status: 'paused',
+        created_at: run.createdAt,
+        elapsed_time: (Date.now() - run.startedMs) / 1000,
+        total_tokens: run.totalTokens,
+        total_steps: run.totalSteps,
+      },
+    });
+  }
+  return events;
 }
 
 /** Waits for the run to pause, finish or fail, collecting what blocking mode answers. */

@@ -152,7 +152,7 @@ export class WorkflowEngine {
           break;
         }
         case 'human-input':
-          await this.#pause(run, node, started);
+          await this.#pause(run, node);
           return;
         case 'end': {
           const outputs = Object.fromEntries(Object.entries(node.outputs).map(([k, v]) => [k, this.#substitute(run, v)]));
@@ -167,7 +167,7 @@ export class WorkflowEngine {
     }
   }
 
-  async #pause(run: Run, node: HumanInputNode, started: NodeStartedData): Promise<void> {
+  async #pause(run: Run, node: HumanInputNode): Promise<void> {
     const seconds = node.timeout_seconds ?? node.timeout * (node.timeout_unit === 'day' ? 86_400 : 3_600);
     const expiration = nowSeconds() + seconds;
     const token = node.delivery === 'web_app' ? formToken() : null;
@@ -189,7 +189,6 @@ export class WorkflowEngine {
     form.timer.unref?.();
     run.status = 'paused';
     run.pausedOn = form.id;
-    void started;
     await this.#emit(run, { event: 'human_input_required', data: request });
     await this.#emit(run, {
       event: 'workflow_paused',
@@ -233,7 +232,7 @@ export class WorkflowEngine {
       iteration_id: null,
       loop_id: null,
     };
-    run.executions.push({ data: { ...finishedShell(data), status: 'running' }, finished: false });
+    run.executions.push({ started: data });
     await this.#emit(run, { event: 'node_started', data });
     return data;
   }
@@ -247,8 +246,8 @@ export class WorkflowEngine {
       elapsed_time: Math.max(0, nowSeconds() - started.created_at),
       finished_at: nowSeconds(),
     };
-    const record = run.executions.find((e) => e.data.id === started.id);
-    if (record) Object.assign(record, { data, finished: true });
+    const record = run.executions.find((e) => e.started.id === started.id);
+    if (record) record.finished = data;
     await this.#emit(run, { event: 'node_finished', data });
   }
 

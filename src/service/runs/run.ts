@@ -1,12 +1,13 @@
 /** The state of one workflow run, kept server-side whether or not a client is connected. */
-import type { RunEvent, WorkflowStatus, NodeFinishedData } from '../../protocol/index.js';
+import type { NodeFinishedData, NodeStartedData, RunEvent, WorkflowStatus } from '../../protocol/index.js';
 import type { FixtureApp, FixtureWorkflow } from '../fixture.js';
 import { RunTopic } from './topic.js';
 
 /** A node execution, kept for `include_state_snapshot` replays. */
 export interface NodeExecution {
-  data: NodeFinishedData;
-  finished: boolean;
+  started: NodeStartedData;
+  /** Absent while the node runs (or waits for a form). */
+  finished?: NodeFinishedData;
 }
 
 export interface Run {

@@ -1,0 +1,73 @@
+// Browser tests of the elements in Debian's Chromium, against the sample host backend (relay +
+// embedded service) mounted on the test server, so every request is real HTTP on loopback.
+// Run through `node --import tsx` so this config can load the TypeScript backend.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { existsSync } from 'node:fs';
+import { createHostBackend } from './demo/host-backend.ts';
+
+const executablePath = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+if (!executablePath) {
+  console.error('Chromium not found: install it with `apt-get install -y chromium` or set CHROMIUM_PATH.');
+  process.exit(1);
+}
+
+const backend = await createHostBackend({ servicePort: 0 });
+
+/** Prints `wtr: N passed, N failed, N skipped` on a line of its own, for CI. */
+function countReporter() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  const walk = (suite) => {
+    for (const t of suite?.tests ?? []) {
+      if (t.skipped) skipped++;
+      else if (t.passed) passed++;
+      else failed++;
+    }
+    for (const s of suite?.suites ?? []) walk(s);
+  };
+  return {
+    onTestRunFinished({ sessions }) {
+      for (const session of sessions) {
+        walk(session.testResults);
+        // A file that fails to load has no test results; count it as a failure.
+        if (!session.passed && !session.testResults?.tests?.length && !session.testResults?.suites?.length) failed++;
+      }
+      console.log(`wtr: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+    },
+  };
+}
+
+export default {
+  files: ['test/elements/**/*.test.ts'],
+  nodeResolve: { exportConditions: ['development'] },
+  rootDir: '.',
+  concurrency: 1,
+  testFramework: { config: { timeout: 10000 } },
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
+    { name: 'host-backend', serverStop: () => backend.close() },
+  ],
+  middleware: [
+    async function hostBackend(context, next) {
+      if (backend.handle(context.req, context.res)) {
+        context.respond = false;
+        await new Promise((resolve) => context.res.once('close', resolve));
+        return;
+      }
+      return next();
+    },
+  ],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      },
+    }),
+  ],
+  reporters: [(await import('@web/test-runner')).defaultReporter(), countReporter()],
+};
