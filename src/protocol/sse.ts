@@ -1,9 +1,10 @@
 /**
  * Server-sent events on the wire (dify-wire.md §4.1): one JSON object per `data:` frame, and a
- * bare `event: ping` keep-alive. Parsing is delegated to eventsource-parser; these helpers only
- * turn frames into typed run events and back.
+ * bare `event: ping` keep-alive. Parsing uses the line and message parser of
+ * @microsoft/fetch-event-source, which the elements ship anyway, so browsers carry one parser;
+ * `#sse-parse` picks its CommonJS build on Node and its ES module build elsewhere.
  */
-import { createParser } from 'eventsource-parser';
+import { getLines, getMessages } from '#sse-parse';
 import type { RunEvent } from './events.js';
 
 /** A frame as an SSE parser hands it over. */
@@ -31,29 +32,29 @@ export function toRunEvent(message: SseMessage): RunEvent | undefined {
   return parsed as RunEvent;
 }
 
-/**
- * Reads a `text/event-stream` body as typed run events. Spec-compliant parsing drops the
- * data-less `ping` keep-alives, which carry nothing a consumer needs.
- */
+/** Reads a `text/event-stream` body as typed run events, `ping` keep-alives included. */
 export async function* readRunEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<RunEvent, void, undefined> {
   const queue: RunEvent[] = [];
-  const parser = createParser({
-    onEvent(message) {
-      const event = toRunEvent(message);
-      if (event) queue.push(event);
-    },
-  });
+  const feed = getLines(
+    getMessages(
+      () => undefined,
+      () => undefined,
+      (message) => {
+        const event = toRunEvent(message);
+        if (event) queue.push(event);
+      },
+    ),
+  );
   const reader = body.getReader();
-  const decoder = new TextDecoder();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      feed(value);
       while (queue.length) yield queue.shift()!;
     }
     // A stream may end without the blank line after its last frame.
-    parser.feed(decoder.decode() + '\n\n');
+    feed(new Uint8Array([10, 10]));
     while (queue.length) yield queue.shift()!;
   } finally {
     await reader.cancel().catch(() => undefined);

@@ -51,7 +51,7 @@ describe('<human-input-form>', () => {
   it('follows an existing run given by run-id', async () => {
     const first = await fixture<HumanInputForm>(html`<human-input-form session-url="/api/session"></human-input-form>`);
     const started = (await oneEvent(first, 'run-event')) as RunEventEvent;
-    const runId = started.event.workflow_run_id!;
+    const runId = (started.event as { workflow_run_id: string }).workflow_run_id;
     await until(() => shadow(first).querySelector('textarea'), 'the first element to pause');
     first.remove();
 

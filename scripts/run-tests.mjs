@@ -1,0 +1,80 @@
+// `npm test`: typecheck, node tests, browser tests, end-to-end tests, in that order. Every stage
+// runs even after a failure; the last line is the plain `N passed, N failed` summary and the exit
+// code is non-zero when anything failed.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const chromium = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
+if (!chromium) {
+  console.error('Chromium not found: install it with `apt-get install -y chromium` (Debian) or set CHROMIUM_PATH.');
+  process.exit(1);
+}
+
+const testFiles = (dir, keep = () => true) =>
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.test.ts') && keep(f))
+        .map((f) => join(dir, f))
+        .sort()
+    : [];
+
+const nodeTests = testFiles('test', (f) => !f.startsWith('elements/') && !f.startsWith('e2e/'));
+const e2eTests = testFiles('test/e2e');
+
+const stages = [
+  { name: 'typecheck', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'typecheck (node)', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.node.json'] },
+  { name: 'node tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...nodeTests], counts: nodeCounts },
+  { name: 'browser tests', cmd: process.execPath, args: ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'], counts: wtrCounts },
+  { name: 'end-to-end tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...e2eTests], counts: nodeCounts },
+];
+
+function nodeCounts(output) {
+  const pass = [...output.matchAll(/^# pass (\d+)$/gm)].at(-1)?.[1];
+  const fail = [...output.matchAll(/^# fail (\d+)$/gm)].at(-1)?.[1];
+  return pass === undefined ? undefined : { passed: Number(pass), failed: Number(fail ?? 0) };
+}
+
+function wtrCounts(output) {
+  const m = [...output.matchAll(/^wtr: (\d+) passed, (\d+) failed/gm)].at(-1);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : undefined;
+}
+
+function run({ cmd, args }) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { ...process.env, CHROMIUM_PATH: chromium, FORCE_COLOR: '0' } });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      output += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      output += d;
+      process.stderr.write(d);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+let passed = 0;
+let failed = 0;
+const report = [];
+for (const stage of stages) {
+  const started = Date.now();
+  console.log(`\n=== ${stage.name} ===`);
+  const { code, output } = await run(stage);
+  const counts = stage.counts?.(output);
+  if (counts) {
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  // A stage that exits non-zero without failing tests (a crash, a type error) counts as one failure.
+  if (code !== 0 && !(counts && counts.failed > 0)) failed += 1;
+  if (stage.counts && !counts && code === 0) failed += 1; // ran no test: treat as failure
+  report.push(`${stage.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}${counts ? `, ${counts.passed} passed, ${counts.failed} failed` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+console.log(`\n${report.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
