@@ -12,7 +12,10 @@ if (!executablePath) {
   process.exit(1);
 }
 
-const backend = await createHostBackend({ servicePort: 0 });
+// Browser tests run on their own fixture when there is one (forms built to exercise every input
+// type and state), else on the demo's default fixture.
+const fixturePath = ['test/fixtures/browser.json'].find((p) => existsSync(p));
+const backend = await createHostBackend({ servicePort: 0, fixturePath });
 
 /** Prints `wtr: N passed, N failed, N skipped` on a line of its own, for CI. */
 function countReporter() {
