@@ -109,7 +109,8 @@ export function createRelay(options: RelayOptions): Relay {
       if (value) responseHeaders.set(name, value);
     }
     if (!route.streams) responseHeaders.set('Cache-Control', 'no-store');
-    return new Response(answer.body, { status: answer.status, headers: responseHeaders });
+    const answerBody = answer.body && route.streams ? endQuietlyOnAbort(answer.body, request.signal) : answer.body;
+    return new Response(answerBody, { status: answer.status, headers: responseHeaders });
   }
 
   async function authenticate(request: Request): Promise<SessionClaims | Response> {
@@ -150,6 +151,30 @@ export function createRelay(options: RelayOptions): Relay {
       });
     },
   };
+}
+
+/**
+ * A streamed upstream body that simply ends when the browser leaves: the client's abort also
+ * aborts the upstream fetch, and that abort must not surface as a stream error (which Node
+ * servers log as a failed response on every closed tab).
+ */
+function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        if (signal.aborted) controller.close();
+        else controller.error(error);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** The body as text, or `null` once it passes `limit` bytes (reading stops there). */

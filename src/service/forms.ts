@@ -88,21 +88,12 @@ export async function validateSubmission(
   body: Record<string, unknown>,
   resolveFile: FileResolver,
 ): Promise<{ action: { id: string; title: string }; values: Record<string, unknown>; user: string }> {
-  const { inputs, action, user } = body;
-  if (inputs === undefined || action === undefined) {
-    const missing = [inputs === undefined && 'inputs', action === undefined && 'action'].filter(Boolean);
-    throw badParam(`${missing.length} validation error${missing.length > 1 ? 's' : ''} for HumanInputFormSubmitPayload\n${missing.map((f) => `${f}\n  Field required`).join('\n')}`);
-  }
-  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
-    throw badParam('1 validation error for HumanInputFormSubmitPayload\ninputs\n  Input should be a valid dictionary');
-  }
-  if (typeof action !== 'string') {
-    throw badParam('1 validation error for HumanInputFormSubmitPayload\naction\n  Input should be a valid string');
-  }
+  const { inputs, action } = checkSubmissionPayload(body);
+  const { user } = body;
   if (typeof user !== 'string' || !user.trim()) throw badParam('Arg user must be provided.');
   ensureFormActive(form);
 
-  const provided = inputs as Record<string, unknown>;
+  const provided = inputs;
   const values: Record<string, unknown> = {};
   for (const input of form.request.inputs) {
     const name = input.output_variable_name;
@@ -115,6 +106,25 @@ export async function validateSubmission(
   const missing = form.request.inputs.map((i) => i.output_variable_name).filter((n) => !(n in provided));
   if (missing.length) throw invalidForm(`Missing required inputs: ${missing.join(', ')}`);
   return { action: chosen, values, user };
+}
+
+/**
+ * The body's shape, checked like the real service's pydantic payload model. The real service
+ * validates it before it looks the form up, so the route calls this first too.
+ */
+export function checkSubmissionPayload(body: Record<string, unknown>): { inputs: Record<string, unknown>; action: string } {
+  const { inputs, action } = body;
+  if (inputs === undefined || action === undefined) {
+    const missing = [inputs === undefined && 'inputs', action === undefined && 'action'].filter(Boolean);
+    throw badParam(`${missing.length} validation error${missing.length > 1 ? 's' : ''} for HumanInputFormSubmitPayload\n${missing.map((f) => `${f}\n  Field required`).join('\n')}`);
+  }
+  if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
+    throw badParam('1 validation error for HumanInputFormSubmitPayload\ninputs\n  Input should be a valid dictionary');
+  }
+  if (typeof action !== 'string') {
+    throw badParam('1 validation error for HumanInputFormSubmitPayload\naction\n  Input should be a valid string');
+  }
+  return { inputs: inputs as Record<string, unknown>, action };
 }
 
 async function normaliseValue(input: FormInput, value: unknown, resolve: (ref: Record<string, unknown>) => Promise<FileReference>): Promise<unknown> {

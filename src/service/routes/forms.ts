@@ -1,7 +1,7 @@
 /** Human-input form GET and POST (dify-wire.md §2.2–2.3). */
 import { authenticateApp } from '../auth.js';
-import { ensureFormActive, FileRejection, formDefinition, validateSubmission, type FileResolver } from '../forms.js';
-import { json, readJsonObject } from '../http.js';
+import { checkSubmissionPayload, ensureFormActive, FileRejection, formDefinition, validateSubmission, type FileResolver } from '../forms.js';
+import { json, readJsonObject, requireUser } from '../http.js';
 import type { Router } from '../router.js';
 import type { ServiceContext } from './app.js';
 
@@ -27,6 +27,9 @@ export function formRoutes(router: Router<ServiceContext>): void {
   router.on('POST', '/form/human_input/:token', async (request, { token }, _u, { fixture, engine }) => {
     const app = authenticateApp(request, fixture);
     const body = await readJsonObject(request);
+    // Like the real service: `user` (read by its auth decorator), then the payload's shape, then the form.
+    requireUser(body.user);
+    checkSubmissionPayload(body);
     const form = engine.forms.forApp(token!, app.id);
     const { action, values } = await validateSubmission(form, body, resolveFile);
     // Validation awaited; a concurrent submit may have won meanwhile: first one wins.
