@@ -70,6 +70,9 @@ export interface ExternalRetrievalModel { score_threshold: number; score_thresho
 
 export interface DocMetadataField { id: string; name: string; type: string }
 
+/** Metadata field types; each admits the comparison operators of its kind. */
+export type MetadataFieldType = 'string' | 'number' | 'time';
+
 /** Tag as bound to a knowledge base. */
 export interface DatasetTag { id: string; name: string; type: string }
 
@@ -130,6 +133,27 @@ export interface CreateDatasetRequest {
   summary_index_setting?: SummaryIndexSetting | null;
 }
 
+/** `GET /datasets` query. */
+export interface DatasetListQuery {
+  page?: number;
+  /** At most 100; default 20. */
+  limit?: number;
+  /** Case-insensitive substring of the name. */
+  keyword?: string;
+  /** Include knowledge bases private to other members. */
+  include_all?: boolean;
+  tag_ids?: string[];
+}
+
+/** A page of a page-numbered listing of the knowledge side. */
+export interface KnowledgePage<T> {
+  data: T[];
+  has_more: boolean;
+  limit: number;
+  total: number;
+  page: number;
+}
+
 /** `PATCH /datasets/{dataset_id}`: only fields present change. */
 export interface UpdateDatasetRequest {
   name?: string;
@@ -147,13 +171,22 @@ export interface UpdateDatasetRequest {
 
 export type PreProcessingRuleId = 'remove_stopwords' | 'remove_extra_spaces' | 'remove_urls_emails';
 
+export interface Segmentation {
+  /** Fixed separator; `\\n` in the text stands for a newline. Default `\n`. */
+  separator?: string;
+  /** Chunk size in tokens, 50 to 4000. */
+  max_tokens: number;
+  /** Tokens shared by neighbouring chunks; default 0. */
+  chunk_overlap?: number;
+}
+
 export interface ProcessRule {
   mode: 'automatic' | 'custom' | 'hierarchical';
   rules?: {
     pre_processing_rules?: { id: PreProcessingRuleId; enabled: boolean }[];
-    segmentation?: { separator?: string; max_tokens: number; chunk_overlap?: number };
+    segmentation?: Segmentation;
     parent_mode?: 'full-doc' | 'paragraph';
-    subchunk_segmentation?: { separator?: string; max_tokens: number; chunk_overlap?: number };
+    subchunk_segmentation?: Segmentation;
   };
 }
 
@@ -197,9 +230,19 @@ export interface DatasetDocument {
   word_count: number;
   hit_count: number;
   doc_form: DocForm;
-  doc_metadata: unknown[];
+  doc_metadata: { id: string; name: string; type: string; value: unknown }[];
   summary_index_status: string | null;
   need_summary: boolean;
+}
+
+/** `GET /datasets/{dataset_id}/documents` query. */
+export interface DocumentListQuery {
+  page?: number;
+  limit?: number;
+  /** Substring of the document name. */
+  keyword?: string;
+  /** A display status to filter by. */
+  status?: DocumentDisplayStatus;
 }
 
 /** Answer of create-by-text: the document and the batch id used to follow indexing. */
@@ -220,7 +263,13 @@ export interface DocumentIndexingStatus {
   total_segments: number;
 }
 
+/** `GET /datasets/{dataset_id}/documents/{batch}/indexing-status`. */
+export interface IndexingStatusResponse { data: DocumentIndexingStatus[] }
+
 export type DocumentStatusAction = 'enable' | 'disable' | 'archive' | 'un_archive';
+
+/** Answer of operations that only confirm. */
+export interface SimpleResult { result: 'success' }
 
 /** `PATCH /datasets/{dataset_id}/documents/status/{action}`. */
 export interface DocumentStatusRequest { document_ids: string[] }
@@ -248,7 +297,34 @@ export interface Segment {
   completed_at: number | null;
   error: string | null;
   stopped_at: number | null;
+  updated_at: number;
+  updated_by: string | null;
+  /** Child chunks of a parent chunk (`hierarchical_model`); empty otherwise. */
+  child_chunks: ChildChunk[];
 }
+
+/** A child chunk of a parent chunk. */
+export interface ChildChunk {
+  id: string;
+  segment_id: string;
+  content: string;
+  position: number;
+  word_count: number;
+  type: 'automatic' | 'customized';
+  created_at: number;
+  updated_at: number;
+}
+
+/** `GET /datasets/{dataset_id}/documents/{document_id}/segments` query. */
+export interface SegmentListQuery {
+  page?: number;
+  limit?: number;
+  keyword?: string;
+  /** Segment statuses to keep. */
+  status?: Segment['status'][];
+}
+
+export interface SegmentListResponse extends KnowledgePage<Segment> { doc_form: DocForm }
 
 /** `GET /datasets/tags` item. */
 export interface KnowledgeTag {
@@ -271,5 +347,31 @@ export interface DatasourceNode {
   title: string;
   datasource_type: DatasourceType;
   credentials: DatasourceCredential[];
-  user_input_variables: Record<string, unknown>[];
+  /** The pipeline variables referenced by the node's datasource parameters. */
+  user_input_variables: RagPipelineVariable[];
+}
+
+/** A knowledge pipeline input variable, as the pipeline defines it. */
+export interface RagPipelineVariable {
+  /** Node the variable belongs to, or `shared`. */
+  belong_to_node_id: string;
+  type: 'text-input' | 'paragraph' | 'select' | 'number' | 'checkbox' | 'file' | 'file-list' | (string & {});
+  label: string;
+  variable: string;
+  required: boolean;
+  max_length?: number | null;
+  default_value?: string | number | boolean | null;
+  placeholder?: string | null;
+  unit?: string | null;
+  tooltips?: string | null;
+  options?: string[];
+  allowed_file_types?: string[];
+  allowed_file_extensions?: string[];
+  allowed_file_upload_methods?: string[];
+}
+
+/** `GET /datasets/{dataset_id}/pipeline/datasource-plugins` query. */
+export interface DatasourcePluginsQuery {
+  /** Published version (default) or the draft. */
+  is_published?: boolean;
 }

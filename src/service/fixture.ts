@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { knowledgeFixtureSchema } from './knowledge/fixture-schema.js';
 
 const id = z.string().min(1);
 
@@ -143,6 +144,8 @@ export const fixtureSchema = z
   .object({
     tenant_id: id,
     apps: z.array(app).min(1),
+    /** Knowledge keys, models and knowledge bases; without it every knowledge key is invalid. */
+    knowledge: knowledgeFixtureSchema.optional(),
   })
   .superRefine((fx, ctx) => {
     const keys = new Set<string>();

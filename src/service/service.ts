@@ -10,6 +10,7 @@ import { WorkflowEngine } from './runs/engine.js';
 import { appRoutes, type ServiceContext } from './routes/app.js';
 import { formRoutes } from './routes/forms.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { knowledgeRoutes } from './knowledge/index.js';
 
 export interface ServiceOptions {
   fixture: Fixture;
@@ -34,6 +35,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
   workflowRoutes(router);
   formRoutes(router);
   appRoutes(router);
+  const knowledge = knowledgeRoutes(router, options.fixture);
 
   async function fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -48,5 +50,5 @@ export function createService(options: ServiceOptions): EmbeddedService {
     }
   }
 
-  return { fetch, engine, fixture: options.fixture, close: () => engine.close() };
+  return { fetch, engine, fixture: options.fixture, close: () => (engine.close(), knowledge.close()) };
 }

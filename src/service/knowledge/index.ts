@@ -1,0 +1,38 @@
+/**
+ * The knowledge side of the embedded service: `knowledgeRoutes(router, fixture)` adds every
+ * knowledge route to the service's router, with its own state created from the fixture's
+ * `knowledge` section (no section: every knowledge key is invalid).
+ */
+import type { Fixture } from '../fixture.js';
+import type { Router } from '../router.js';
+import { KeyRing, SlidingWindowLimit } from './access.js';
+import { registerKnowledgeRoutes } from './routes.js';
+import { KnowledgeStore } from './store.js';
+
+export interface KnowledgeService {
+  readonly store: KnowledgeStore;
+  /** Stops indexing timers. */
+  close(): void;
+}
+
+export function knowledgeRoutes<C>(router: Router<C>, fixture: Fixture): KnowledgeService {
+  const kn = fixture.knowledge;
+  const store = new KnowledgeStore(kn, {
+    stageDelayMs: kn?.indexing.stage_delay_ms ?? 25,
+    statusReindexMs: kn?.indexing.status_reindex_ms ?? 0,
+    maxSegmentationTokens: kn?.indexing.max_segmentation_tokens ?? 4000,
+  });
+  const keys = new KeyRing(
+    (kn?.keys ?? []).map((k) => ({
+      key: k.key,
+      scope: k.datasets ? new Set(k.datasets.map((ref) => store.datasetIdByRef(ref)).filter((id): id is string => Boolean(id))) : null,
+    })),
+  );
+  const rate = kn?.subscription.knowledge_rate_limit;
+  const limit = rate?.enabled ? new SlidingWindowLimit(rate.limit, rate.window_seconds * 1000) : null;
+  registerKnowledgeRoutes(router, { store, keys, limit });
+  return { store, close: () => store.close() };
+}
+
+export { KnowledgeStore } from './store.js';
+export { knowledgeFixtureSchema, type KnowledgeFixture } from './fixture-schema.js';

@@ -1,0 +1,323 @@
+/**
+ * Request validation of the knowledge routes. The real service validates bodies with pydantic and
+ * answers `400 invalid_param` with the error's text; messages here follow pydantic's wording
+ * ("N validation error(s) for Model", then each field path and reason), without pydantic's
+ * trailing `[type=…]` details.
+ */
+import { z } from 'zod';
+import type { ComparisonOperator, MetadataFieldType } from '../../protocol/index.js';
+import { badParam } from '../errors.js';
+
+type Issue = z.core.$ZodIssue;
+type RawIssue = z.core.$ZodRawIssue;
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? 'an' : 'a';
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'valid string',
+  number: 'valid number',
+  int: 'valid integer',
+  boolean: 'valid boolean',
+  array: 'valid list',
+  object: 'valid dictionary',
+};
+
+/** pydantic's phrasing for zod's issues. */
+function pydanticMessage(issue: RawIssue): string | undefined {
+  const input = issue.input;
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (input === undefined) return 'Field required';
+      const expected = String(issue.expected);
+      const name = TYPE_NAMES[expected] ?? expected;
+      return `Input should be ${name.startsWith('valid') ? 'a' : article(name)} ${name}`;
+    }
+    case 'too_big':
+      if (issue.origin === 'string') return `String should have at most ${issue.maximum} character${Number(issue.maximum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'array') return `List should have at most ${issue.maximum} item${Number(issue.maximum) === 1 ? '' : 's'}`;
+      return `Input should be less than${issue.inclusive ? ' or equal to' : ''} ${issue.maximum}`;
+    case 'too_small':
+      if (issue.origin === 'string') return `String should have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'array') return `List should have at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
+      return `Input should be greater than${issue.inclusive ? ' or equal to' : ''} ${issue.minimum}`;
+    case 'invalid_value': {
+      const values = issue.values.map((v) => `'${String(v)}'`);
+      const list = values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : (values[0] ?? '');
+      return `Input should be ${list}`;
+    }
+    case 'invalid_union':
+      return 'Input does not match any of the accepted types';
+    default:
+      return undefined;
+  }
+}
+
+function pathText(path: PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+/** A pydantic-style validation error text. */
+export function validationMessage(model: string, issues: { path: PropertyKey[]; message: string }[]): string {
+  const count = issues.length;
+  const lines = [`${count} validation error${count === 1 ? '' : 's'} for ${model}`];
+  for (const issue of issues) {
+    const path = pathText(issue.path);
+    if (path) lines.push(path);
+    lines.push(`  ${issue.message}`);
+  }
+  return lines.join('\n');
+}
+
+/** Parses `data` or throws `400 invalid_param` naming each offending field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, model: string): z.output<S> {
+  const result = schema.safeParse(data, { error: pydanticMessage });
+  if (result.success) return result.data;
+  throw badParam(validationMessage(model, result.error.issues.map((i: Issue) => ({ path: i.path, message: i.message }))));
+}
+
+/** Adds a pydantic `Value error` at `path`. */
+export function valueError(ctx: z.core.$RefinementCtx, path: PropertyKey[], message: string): void {
+  ctx.addIssue({ code: 'custom', path, message: `Value error, ${message}` });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retrieval model
+
+export const SEARCH_METHODS = ['keyword_search', 'semantic_search', 'full_text_search', 'hybrid_search'] as const;
+
+export const STRING_OPERATORS = ['contains', 'not contains', 'start with', 'end with', 'is', 'is not', 'empty', 'not empty', 'in', 'not in'] as const;
+export const NUMERIC_OPERATORS = ['=', '≠', '>', '<', '≥', '≤'] as const;
+export const TIME_OPERATORS = ['before', 'after'] as const;
+const ALL_OPERATORS = [...STRING_OPERATORS, ...NUMERIC_OPERATORS, ...TIME_OPERATORS] as const;
+
+export const OPERATORS_BY_TYPE: Record<MetadataFieldType, readonly ComparisonOperator[]> = {
+  string: STRING_OPERATORS,
+  number: NUMERIC_OPERATORS,
+  time: TIME_OPERATORS,
+};
+
+/** Built-in metadata fields, present when a knowledge base enables them. */
+export const BUILT_IN_FIELDS: Record<string, MetadataFieldType> = {
+  document_name: 'string',
+  uploader: 'string',
+  upload_date: 'time',
+  last_update_date: 'time',
+  source: 'string',
+};
+
+const rerankingModelSchema = z.object({
+  reranking_provider_name: z.string().nullable().optional(),
+  reranking_model_name: z.string().nullable().optional(),
+});
+
+const weightsSchema = z.object({
+  weight_type: z.enum(['semantic_first', 'keyword_first', 'customized']).nullable().optional(),
+  vector_setting: z
+    .object({
+      vector_weight: z.number().min(0).max(1),
+      embedding_provider_name: z.string(),
+      embedding_model_name: z.string(),
+    })
+    .nullable()
+    .optional(),
+  keyword_setting: z.object({ keyword_weight: z.number().min(0).max(1) }).nullable().optional(),
+});
+
+const conditionSchema = z.object({
+  name: z.string().min(1),
+  comparison_operator: z.enum(ALL_OPERATORS),
+  value: z.union([z.string(), z.array(z.string()), z.number()]).nullable().optional(),
+});
+
+export const retrievalModelSchema = z.object({
+  search_method: z.enum(SEARCH_METHODS),
+  reranking_enable: z.boolean(),
+  reranking_model: rerankingModelSchema.nullable().optional(),
+  reranking_mode: z.enum(['reranking_model', 'weighted_score']).nullable().optional(),
+  top_k: z.number().int().min(1),
+  score_threshold_enabled: z.boolean(),
+  score_threshold: z.number().min(0).max(1).nullable().optional(),
+  weights: weightsSchema.nullable().optional(),
+  metadata_filtering_conditions: z
+    .object({
+      logical_operator: z.enum(['and', 'or']).default('and'),
+      conditions: z.array(conditionSchema).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
+export type RetrievalModelInput = z.output<typeof retrievalModelSchema>;
+
+/**
+ * The seed's rules beyond field types: reranking mode when reranking is on, a reranking model for
+ * `reranking_model` mode, weights for `weighted_score` (hybrid search only, weights adding up to 1),
+ * a threshold when thresholds are on, and metadata conditions whose operator fits the field's type
+ * and whose value fits the operator. `fields` maps the knowledge base's metadata field names to
+ * their types; a field it does not know is checked by operator and value only.
+ */
+export function checkRetrievalModel(
+  model: RetrievalModelInput,
+  fields: ReadonlyMap<string, MetadataFieldType>,
+  at: PropertyKey[] = [],
+): { path: PropertyKey[]; message: string }[] {
+  const issues: { path: PropertyKey[]; message: string }[] = [];
+  const add = (path: PropertyKey[], message: string) => issues.push({ path: [...at, ...path], message: `Value error, ${message}` });
+
+  if (model.reranking_enable && !model.reranking_mode) {
+    add(['reranking_mode'], 'reranking_mode is required when reranking_enable is true');
+  }
+  if (model.reranking_enable && model.reranking_mode === 'reranking_model') {
+    const rm = model.reranking_model;
+    if (!rm?.reranking_provider_name || !rm.reranking_model_name) {
+      add(['reranking_model'], 'reranking_model needs reranking_provider_name and reranking_model_name when reranking_mode is reranking_model');
+    }
+  }
+  if (model.reranking_mode === 'weighted_score') {
+    if (model.search_method !== 'hybrid_search') {
+      add(['reranking_mode'], 'weighted_score applies to hybrid_search only');
+    }
+    if (!model.weights?.vector_setting || !model.weights.keyword_setting) {
+      add(['weights'], 'weights with vector_setting and keyword_setting are required when reranking_mode is weighted_score');
+    }
+  }
+  const w = model.weights;
+  if (w?.vector_setting && w.keyword_setting) {
+    const sum = w.vector_setting.vector_weight + w.keyword_setting.keyword_weight;
+    if (Math.abs(sum - 1) > 1e-6) add(['weights'], `vector_weight and keyword_weight must add up to 1 (got ${Number(sum.toFixed(6))})`);
+  }
+  if (model.score_threshold_enabled && (model.score_threshold === null || model.score_threshold === undefined)) {
+    add(['score_threshold'], 'score_threshold is required when score_threshold_enabled is true');
+  }
+
+  const conditions = model.metadata_filtering_conditions?.conditions ?? [];
+  conditions.forEach((condition, i) => {
+    const path = ['metadata_filtering_conditions', 'conditions', i];
+    const op = condition.comparison_operator;
+    const type = fields.get(condition.name);
+    if (type && !OPERATORS_BY_TYPE[type].includes(op)) {
+      add([...path, 'comparison_operator'], `'${op}' does not apply to the ${type} metadata field '${condition.name}'; use one of ${OPERATORS_BY_TYPE[type].map((o) => `'${o}'`).join(', ')}`);
+      return;
+    }
+    const value = condition.value;
+    const missing = value === undefined || value === null;
+    if (op === 'empty' || op === 'not empty') {
+      if (!missing) add([...path, 'value'], `value must be omitted for '${op}'`);
+    } else if (op === 'in' || op === 'not in') {
+      if (!Array.isArray(value)) add([...path, 'value'], `value must be an array of strings for '${op}'`);
+    } else if ((NUMERIC_OPERATORS as readonly string[]).includes(op)) {
+      if (typeof value !== 'number') add([...path, 'value'], `value must be a number for '${op}'`);
+    } else if ((TIME_OPERATORS as readonly string[]).includes(op)) {
+      if (typeof value !== 'number') add([...path, 'value'], `value must be a timestamp (epoch seconds) for '${op}'`);
+    } else if (typeof value !== 'string') {
+      add([...path, 'value'], `value must be a string for '${op}'`);
+    }
+  });
+  return issues;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+const permission = z.enum(['only_me', 'all_team_members', 'partial_members']);
+const indexingTechnique = z.enum(['high_quality', 'economy']);
+
+const summaryIndexSetting = z.object({
+  enable: z.boolean(),
+  model_name: z.string().nullable().optional(),
+  model_provider_name: z.string().nullable().optional(),
+  summary_prompt: z.string().nullable().optional(),
+});
+
+export const createDatasetSchema = z.object({
+  name: z.string().min(1).max(40),
+  description: z.string().max(400).default(''),
+  indexing_technique: indexingTechnique.nullable().optional(),
+  permission: permission.nullable().default('only_me'),
+  provider: z.enum(['vendor', 'external']).default('vendor'),
+  external_knowledge_api_id: z.string().nullable().optional(),
+  external_knowledge_id: z.string().nullable().optional(),
+  retrieval_model: retrievalModelSchema.nullable().optional(),
+  embedding_model: z.string().nullable().optional(),
+  embedding_model_provider: z.string().nullable().optional(),
+  summary_index_setting: summaryIndexSetting.nullable().optional(),
+});
+
+export const updateDatasetSchema = z.object({
+  name: z.string().min(1).max(40).nullable().optional(),
+  description: z.string().max(400).nullable().optional(),
+  indexing_technique: indexingTechnique.nullable().optional(),
+  permission: permission.nullable().optional(),
+  embedding_model: z.string().nullable().optional(),
+  embedding_model_provider: z.string().nullable().optional(),
+  retrieval_model: retrievalModelSchema.nullable().optional(),
+  partial_member_list: z.array(z.object({ user_id: z.string().min(1) })).nullable().optional(),
+  external_retrieval_model: z
+    .object({ top_k: z.number().int().min(1), score_threshold: z.number().min(0).max(1), score_threshold_enabled: z.boolean() })
+    .nullable()
+    .optional(),
+  external_knowledge_id: z.string().nullable().optional(),
+  external_knowledge_api_id: z.string().nullable().optional(),
+});
+
+const segmentationSchema = z.object({
+  separator: z.string().optional(),
+  max_tokens: z.number().int().nullable().optional(),
+  chunk_overlap: z.number().int().min(0).nullable().optional(),
+});
+
+export const processRuleSchema = z.object({
+  mode: z.enum(['automatic', 'custom', 'hierarchical']),
+  rules: z
+    .object({
+      pre_processing_rules: z
+        .array(z.object({ id: z.enum(['remove_stopwords', 'remove_extra_spaces', 'remove_urls_emails']), enabled: z.boolean() }))
+        .nullable()
+        .optional(),
+      segmentation: segmentationSchema.nullable().optional(),
+      parent_mode: z.enum(['full-doc', 'paragraph']).nullable().optional(),
+      subchunk_segmentation: segmentationSchema.nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+});
+
+export const createByTextSchema = z.object({
+  name: z.string(),
+  text: z.string(),
+  process_rule: processRuleSchema.nullable().optional(),
+  original_document_id: z.string().nullable().optional(),
+  doc_form: z.string().default('text_model'),
+  doc_language: z.string().default('English'),
+  indexing_technique: indexingTechnique.nullable().optional(),
+  retrieval_model: retrievalModelSchema.nullable().optional(),
+  embedding_model: z.string().nullable().optional(),
+  embedding_model_provider: z.string().nullable().optional(),
+});
+
+export const documentStatusSchema = z.object({ document_ids: z.array(z.string()).default([]) });
+
+// ---------------------------------------------------------------------------------------------
+// Query strings
+
+/** An integer query parameter; absent → `fallback`. */
+export function intParam(url: URL, name: string, fallback: number, min: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw badParam(validationMessage('Query', [{ path: [name], message: 'Input should be a valid integer, unable to parse string as an integer' }]));
+  const value = Number(raw);
+  if (value < min) throw badParam(validationMessage('Query', [{ path: [name], message: `Input should be greater than or equal to ${min}` }]));
+  return value;
+}
+
+/** A boolean query parameter as pydantic parses one. */
+export function boolParam(url: URL, name: string, fallback: boolean): boolean {
+  const raw = url.searchParams.get(name);
+  if (raw === null) return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on', 't', 'y'].includes(v)) return true;
+  if (['false', '0', 'no', 'off', 'f', 'n'].includes(v)) return false;
+  throw badParam(validationMessage('Query', [{ path: [name], message: 'Input should be a valid boolean, unable to interpret input' }]));
+}
