@@ -106,11 +106,16 @@ export class KnowledgeClient {
       if (data.every((d) => TERMINAL.has(d.indexing_status))) return data;
       if (Date.now() > deadline) throw new Error(`Indexing of batch ${batch} did not finish in time.`);
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, interval);
-        options.signal?.addEventListener('abort', () => {
+        const signal = options.signal;
+        const onAbort = () => {
           clearTimeout(timer);
-          reject(options.signal?.reason);
-        }, { once: true });
+          reject(signal?.reason);
+        };
+        const timer = setTimeout(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }, interval);
+        signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
   }

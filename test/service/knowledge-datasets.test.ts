@@ -87,6 +87,18 @@ describe('keys', () => {
     await rejects(h.scoped.getDataset('00000000-0000-4000-8000-000000000000'), { status: 403, code: 'forbidden' });
   });
 
+  test('a knowledge base with API access turned off answers 403', async () => {
+    const off = await startKnowledge((raw) => {
+      raw.knowledge.datasets[1].enable_api = false;
+    });
+    try {
+      await rejects(off.kc.getDataset(SUPPORT_FAQ_ID), { status: 403, code: 'forbidden', message: 'Dataset api access is not enabled.' });
+      assert.equal((await off.kc.getDataset(HANDBOOK_ID)).enable_api, true);
+    } finally {
+      await off.close();
+    }
+  });
+
   test('ids that are not UUIDs are not routes (404), unknown knowledge bases are 404 "Dataset not found."', async () => {
     const r = await fetch(`${h.url}/datasets/not-a-uuid`, { headers: { Authorization: 'Bearer dataset-demo' } });
     assert.equal(r.status, 404);

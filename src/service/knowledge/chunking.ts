@@ -105,26 +105,25 @@ const RECURSIVE_SEPARATORS = ['\n\n', '。', '. ', ' ', ''];
 /** Joins small splits into chunks of at most `size` tokens, carrying `overlap` tokens over. */
 function mergeSplits(splits: string[], separator: string, size: number, overlap: number): string[] {
   const sepLen = separator ? estimateTokens(separator) : 0;
+  const lens = splits.map(estimateTokens);
   const chunks: string[] = [];
-  let current: string[] = [];
-  let currentLens: number[] = [];
+  // The current chunk is splits[start..end) with `total` tokens.
+  let start = 0;
   let total = 0;
-  for (const split of splits) {
-    const len = estimateTokens(split);
-    if (total + len + (current.length ? sepLen : 0) > size && current.length) {
-      const chunk = current.join(separator);
+  for (let end = 0; end < splits.length; end++) {
+    const len = lens[end]!;
+    const count = end - start;
+    if (count && total + len + sepLen > size) {
+      const chunk = splits.slice(start, end).join(separator);
       if (chunk.trim()) chunks.push(chunk);
-      while (current.length && (total > overlap || (total + len + (current.length ? sepLen : 0) > size && total > 0))) {
-        total -= currentLens[0]! + (current.length > 1 ? sepLen : 0);
-        current = current.slice(1);
-        currentLens = currentLens.slice(1);
+      while (end - start > 0 && (total > overlap || (total + len + sepLen > size && total > 0))) {
+        total -= lens[start]! + (end - start > 1 ? sepLen : 0);
+        start++;
       }
     }
-    current.push(split);
-    currentLens.push(len);
-    total += len + (current.length > 1 ? sepLen : 0);
+    total += len + (end - start > 0 ? sepLen : 0);
   }
-  const last = current.join(separator);
+  const last = splits.slice(start).join(separator);
   if (last.trim()) chunks.push(last);
   return chunks;
 }
