@@ -1,12 +1,23 @@
 /**
- * `npm start`: the demo page (served by Vite), the sample host backend (session endpoint and
- * relay) and, unless `UPSTREAM_URL` is set, the embedded service. Prints the demo URL.
+ * `npm start`: the demo pages (served by Vite), the sample host backend (session endpoint, relays,
+ * QA controls) and, unless `UPSTREAM_URL` is set, the embedded service. Prints the demo URL.
+ *
+ * Pages: `/` the QA page; `/react/` and `/vue/` the framework examples; `/script-tag/` the page
+ * that uses only the script-tag bundle (from `npm run build`). The examples' own Vite configs use
+ * the plugins exported here.
  */
+import react from '@vitejs/plugin-react';
+import vue from '@vitejs/plugin-vue';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as createVite, type ViteDevServer } from 'vite';
+import { createServer as createVite, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { createHostBackend, type HostBackend, type HostBackendOptions } from './host-backend.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PACKAGE_NAME = 'hitl-elements';
 
 export interface DemoOptions extends HostBackendOptions {
   port?: number;
@@ -27,9 +38,20 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     server: { middlewareMode: true, hmr: false },
     appType: 'mpa',
     logLevel: 'warn',
+    // The examples run from the sources here, so `npm start` needs no build.
+    plugins: [hitlPackage({ source: true }), react(), vue(vueOptions())],
   });
+  const bundle = join(REPO_ROOT, 'dist', 'hitl-elements.js');
   const server: Server = createServer((req, res) => {
-    if (!backend.handle(req, res)) vite.middlewares(req, res);
+    if (backend.handle(req, res)) return;
+    if (req.url === '/hitl-elements.js') {
+      // The script-tag page uses the real bundle, so it needs `npm run build` first.
+      const built = existsSync(bundle);
+      res.writeHead(built ? 200 : 404, { 'Content-Type': built ? 'text/javascript' : 'text/plain', 'Cache-Control': 'no-store' });
+      res.end(built ? readFileSync(bundle) : 'Run `npm run build` first: the script-tag page loads dist/hitl-elements.js.');
+      return;
+    }
+    vite.middlewares(req, res);
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -49,21 +71,77 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
   };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const upstreamUrl = process.env.UPSTREAM_URL;
-  if (upstreamUrl && !process.env.APP_API_KEY) {
-    console.error('UPSTREAM_URL needs APP_API_KEY (the app key of that deployment).');
-    process.exit(1);
-  }
-  try {
-    const demo = await startDemo({
-      upstreamUrl,
-      apiKey: process.env.APP_API_KEY,
-      port: Number(process.env.PORT ?? 5173),
-      servicePort: Number(process.env.SERVICE_PORT ?? 5001),
+/**
+ * Resolves `hitl-elements` and its subpaths through the package's `exports`, as an installed copy
+ * would: to the build output under `root` (default the repository, or `HITL_PACKAGE_ROOT`, which
+ * the tests point at an isolated build), or with `source` to the TypeScript sources instead.
+ */
+export function hitlPackage(options: { root?: string; source?: boolean } = {}): Plugin {
+  const root = options.root ?? process.env.HITL_PACKAGE_ROOT ?? REPO_ROOT;
+  const exports = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { import: string }> }).exports;
+  return {
+    name: 'hitl-package',
+    enforce: 'pre',
+    resolveId(id) {
+      if (id !== PACKAGE_NAME && !id.startsWith(`${PACKAGE_NAME}/`)) return null;
+      const entry = exports[`.${id.slice(PACKAGE_NAME.length)}`];
+      if (entry === undefined) return null; // Vite reports the unresolved import
+      const target = typeof entry === 'string' ? entry : entry.import;
+      if (!options.source || !target.startsWith('./dist/')) return join(root, target);
+      if (target === './dist/hitl-elements.js') return join(REPO_ROOT, 'src/elements/define-all.ts');
+      if (target === './dist/react.js') return '\0hitl-react-typings';
+      return join(REPO_ROOT, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+    },
+    load(id) {
+      // `hitl-elements/react` holds JSX typings only.
+      return id === '\0hitl-react-typings' ? 'export {};' : null;
+    },
+  };
+}
+
+/** The tag of every element in the package's custom-elements.json. */
+export function customElementTags(root = process.env.HITL_PACKAGE_ROOT ?? REPO_ROOT): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8')) as {
+    modules: { declarations?: { customElement?: boolean; tagName?: string }[] }[];
+  };
+  return manifest.modules.flatMap((m) => m.declarations ?? []).flatMap((d) => (d.customElement && d.tagName ? [d.tagName] : []));
+}
+
+/** `@vitejs/plugin-vue` options that leave the package's tags to the browser's custom elements. */
+export function vueOptions(root?: string) {
+  const tags = new Set(customElementTags(root));
+  return { template: { compilerOptions: { isCustomElement: (tag: string) => tags.has(tag) } } };
+}
+
+/**
+ * Mounts the sample host backend (`/api/…`) on Vite's dev and preview servers, so an example
+ * works under `vite` and `vite preview` as it does behind a real backend. Created on first use
+ * (a build never starts it) from `UPSTREAM_URL` / `APP_API_KEY` when set.
+ */
+export function hostBackendPlugin(make: () => Promise<HostBackend> = () => createHostBackend(optionsFromEnv())): Plugin {
+  let backend: Promise<HostBackend> | undefined;
+  const mount = (server: ViteDevServer | PreviewServer) => {
+    backend ??= make();
+    server.httpServer?.once('close', () => void backend?.then((b) => b.close()));
+    server.middlewares.use((req, res, next) => {
+      void backend!.then((b) => b.handle(req, res) || next(), next);
     });
+  };
+  return { name: 'hitl-host-backend', configureServer: mount, configurePreviewServer: mount };
+}
+
+/** Host backend options from the environment: `UPSTREAM_URL` + `APP_API_KEY`, `SERVICE_PORT`. */
+export function optionsFromEnv(env = process.env): HostBackendOptions {
+  const upstreamUrl = env.UPSTREAM_URL || undefined;
+  if (upstreamUrl && !env.APP_API_KEY) throw new Error('UPSTREAM_URL needs APP_API_KEY (the app key of that deployment).');
+  return { upstreamUrl, apiKey: env.APP_API_KEY || undefined, servicePort: Number(env.SERVICE_PORT ?? 5001) };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    const demo = await startDemo({ ...optionsFromEnv(), port: Number(process.env.PORT ?? 5173) });
     console.log(demo.backend.service ? `Embedded service: ${demo.backend.upstreamUrl}` : `Upstream: ${demo.backend.upstreamUrl}`);
-    console.log(`Demo: ${demo.url}`);
+    console.log(`Demo: ${demo.url}  (examples: ${demo.url}react/  ${demo.url}vue/  ${demo.url}script-tag/)`);
     const stop = () => void demo.close().then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -1,0 +1,64 @@
+/**
+ * The package as `npm run build` makes it, built once per content of its inputs into a cache
+ * folder that every end-to-end test shares, so tests use the real build output without racing a
+ * developer's own `dist/`. The folder is laid out like an installed copy: package.json, dist/,
+ * custom-elements.json, and node_modules linked to the repository's.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+export const REPO = resolve(import.meta.dirname, '../../..');
+const INPUTS = ['src', 'scripts', 'package.json', 'vite.config.ts', 'tsconfig.build.json', 'tsconfig.node.json', 'custom-elements-manifest.config.mjs'];
+const CACHE = join(tmpdir(), 'hitl-elements-build');
+const STALE_MS = 60 * 60 * 1000;
+
+function inputsHash(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    const full = join(REPO, path);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const entry of readdirSync(full).sort()) add(join(path, entry));
+    } else {
+      hash.update(path).update('\0').update(readFileSync(full)).update('\0');
+    }
+  };
+  for (const input of INPUTS) add(input);
+  return hash.digest('hex').slice(0, 16);
+}
+
+let built: Promise<string> | undefined;
+
+/** The root of a built copy of the package; builds it when its inputs changed since the last build. */
+export function builtPackage(): Promise<string> {
+  built ??= build();
+  return built;
+}
+
+async function build(): Promise<string> {
+  const hash = inputsHash();
+  const root = join(CACHE, hash);
+  if (existsSync(join(root, 'package.json'))) return root;
+  mkdirSync(CACHE, { recursive: true });
+  for (const old of readdirSync(CACHE)) {
+    const path = join(CACHE, old);
+    if (old !== hash && Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
+  }
+  const staging = join(CACHE, `${hash}.${process.pid}`);
+  rmSync(staging, { recursive: true, force: true });
+  await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--out-dir', join(staging, 'dist')], { cwd: REPO });
+  cpSync(join(REPO, 'package.json'), join(staging, 'package.json'));
+  cpSync(join(staging, 'dist', 'custom-elements.json'), join(staging, 'custom-elements.json'));
+  symlinkSync(join(REPO, 'node_modules'), join(staging, 'node_modules'), 'dir');
+  try {
+    renameSync(staging, root);
+  } catch {
+    // Another test process finished the same build first; its copy is as good as ours.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return root;
+}

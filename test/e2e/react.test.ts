@@ -1,0 +1,56 @@
+/**
+ * The React 19 example (demo/react), built with Vite from the package's build output and
+ * type-checked against its .d.ts and JSX typings, completes a run in Chromium: `inputs` reaches the
+ * element as an object, and the element's events show up in the app's own UI.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { exampleUnderTest } from './helpers/examples.js';
+import { collectProblems, firstTextbox } from './helpers/forms.js';
+import { REPO } from './helpers/package-build.js';
+
+const tested = exampleUnderTest('react');
+
+test('the example type-checks against the built package (its JSX typings type the props and events)', async () => {
+  // Inside the built copy, `hitl-elements/…` resolves through its package.json, as once installed.
+  const copy = mkdtempSync(join(tested.example.packageRoot, '.react-example-'));
+  try {
+    cpSync(join(REPO, 'demo/react'), copy, { recursive: true, filter: (f) => !f.includes('/dist') });
+    await promisify(execFile)(join(REPO, 'node_modules/.bin/tsc'), ['-p', join(copy, 'tsconfig.json')]).catch((error: { stdout?: string }) => {
+      assert.fail(`tsc found errors:\n${error.stdout}`);
+    });
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+test('a run started with the app\'s inputs is completed, and the app shows the events it received', async () => {
+  const page = await tested.browser.newPage();
+  const problems = collectProblems(page);
+  await page.goto(tested.example.url);
+  const form = page.locator('human-input-form');
+  await firstTextbox(form);
+  await form.getByText('Version 3.0.0 brings faster uploads').waitFor({ timeout: 5_000 });
+
+  // A new run with other inputs: React passes the new object as the element's `inputs` property.
+  await page.getByLabel('Version to release').fill('4.1.0');
+  await page.getByRole('button', { name: 'Start a new run' }).click();
+  await form.getByText('Version 4.1.0 brings faster uploads').waitFor({ timeout: 10_000 });
+  await (await firstTextbox(form)).fill('Looks good.');
+  await form.getByRole('button', { name: 'Approve and publish' }).click();
+
+  const outputs = page.locator('#outputs');
+  await outputs.waitFor({ timeout: 10_000 });
+  const parsed = JSON.parse(await outputs.innerText()) as Record<string, unknown>;
+  assert.equal(parsed.result, 'published');
+  assert.equal(parsed.comments, 'Looks good.');
+  assert.match(String(parsed.notes), /^Version 4\.1\.0/);
+  // The submit's answer and the run's end race each other; the app saw both.
+  assert.deepEqual((await page.locator('#seen li').allInnerTexts()).sort(), ['Form shown: Editor review', 'Run finished: succeeded', 'Submitted with action “approve”']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

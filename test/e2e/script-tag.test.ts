@@ -1,0 +1,106 @@
+/**
+ * The script-tag bundle as a customer site uses it: built by `npm run build`, served as a static
+ * file next to pages that have no script of their own, against the sample host backend, in
+ * Chromium.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createHostBackend, type HostBackend } from '../../demo/host-backend.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { collectProblems, firstTextbox, runFinished } from './helpers/forms.js';
+import { builtPackage, REPO } from './helpers/package-build.js';
+import { serveSite, type Site } from './helpers/site.js';
+
+const FIXTURE = join(REPO, 'test/e2e/fixtures/distribution.json');
+
+let backend: HostBackend;
+let site: Site;
+let browser: Browser;
+let tags: string[];
+
+const page = (head: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><link rel="icon" href="data:,">${head}</head><body>${body}</body></html>`;
+
+before(async () => {
+  const pkg = await builtPackage();
+  const manifest = JSON.parse(readFileSync(join(pkg, 'custom-elements.json'), 'utf8')) as { modules: { declarations?: { tagName?: string }[] }[] };
+  tags = manifest.modules.flatMap((m) => m.declarations ?? []).flatMap((d) => (d.tagName ? [d.tagName] : []));
+  backend = await createHostBackend({ servicePort: 0, fixturePath: FIXTURE });
+  const script = '<script src="/hitl-elements.js"></script>';
+  site = await serveSite(backend, {
+    pages: {
+      // Defined before the element is parsed, and the bundle loaded a second time.
+      '/head-twice.html': page(script + script, '<human-input-form session-url="/api/session"></human-input-form>'),
+      // An empty page, to create elements after the bundle ran.
+      '/empty.html': page(script, '<main></main>'),
+    },
+    folders: { '/script-tag/': join(REPO, 'demo/script-tag'), '/hitl-elements.js': join(pkg, 'dist/hitl-elements.js') },
+  });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+  await backend?.close();
+});
+
+test('the demo page with only the script tag: the element upgrades, takes its inputs from an attribute, and completes a run', async () => {
+  const tab = await browser.newPage();
+  const problems = collectProblems(tab);
+  await tab.goto(`${site.url}/script-tag/`);
+  assert.deepEqual(await tab.locator('script').evaluateAll((scripts) => scripts.map((s) => s.getAttribute('src'))), ['/hitl-elements.js'], 'the page has a script of its own');
+
+  const form = tab.locator('human-input-form');
+  const comments = await firstTextbox(form);
+  // The `inputs` attribute (JSON) reached the run: the drafted text names its version.
+  await form.getByText('Version 3.0.0 brings faster uploads').waitFor({ timeout: 5_000 });
+  await comments.fill('Ship it.');
+  const finished = runFinished(tab);
+  await form.getByRole('button', { name: 'Approve and publish' }).click();
+  const outputs = await finished;
+  assert.equal(outputs.result, 'published');
+  assert.equal(outputs.comments, 'Ship it.');
+  assert.deepEqual(problems, []);
+  await tab.close();
+});
+
+test('the bundle registers every element of the manifest; loaded twice, it does not throw', async () => {
+  const tab = await browser.newPage();
+  const problems = collectProblems(tab);
+  await tab.goto(`${site.url}/head-twice.html`);
+  assert.equal(await tab.locator('script[src="/hitl-elements.js"]').count(), 2);
+  const registered = await tab.locator('body').evaluate((body, names) => names.filter((n) => body.ownerDocument.defaultView.customElements.get(n) !== undefined), tags);
+  assert.ok(tags.length > 0);
+  assert.deepEqual(registered, tags);
+  // Parsed after the definition (the script is in <head>): the element works from the start.
+  await firstTextbox(tab.locator('human-input-form'));
+  assert.deepEqual(problems, []);
+  await tab.close();
+});
+
+test('an element created after the bundle ran works, under any of the documented ways of making one', async () => {
+  const tab = await browser.newPage();
+  const problems = collectProblems(tab);
+  await tab.goto(`${site.url}/empty.html`);
+  await tab.locator('main').evaluate((main) => {
+    main.insertAdjacentHTML('beforeend', '<human-input-form id="from-html" session-url="/api/session?app=5e0c7d41-2b6a-4f8e-b1c3-9d8e7f6a5b40"></human-input-form>');
+    const made = main.ownerDocument.createElement('human-input-form');
+    made.id = 'from-dom';
+    made.setAttribute('session-url', '/api/session');
+    main.append(made);
+  });
+  // The session URL picked the second app of the fixture: its form, its inputs.
+  const expenses = tab.locator('#from-html');
+  await firstTextbox(expenses);
+  await expenses.getByText('An expense claim of 120 EUR waits for you.').waitFor({ timeout: 5_000 });
+  await firstTextbox(tab.locator('#from-dom'));
+  const finished = runFinished(tab, '#from-html');
+  await expenses.getByRole('button', { name: 'Reject claim' }).click();
+  assert.equal((await finished).result, 'rejected');
+  assert.deepEqual(problems, []);
+  await tab.close();
+});
