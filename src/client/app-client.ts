@@ -1,25 +1,48 @@
 /**
  * Typed operations of the app side of the API. The same client serves server code (with the
  * app's API key and the upstream URL) and browsers (with a relay session token and the relay URL,
- * which mirrors the upstream's paths).
+ * which mirrors the upstream's paths). Streaming operations are async iterables of typed events.
  */
 import type {
   AppInfo,
+  AppParameters,
+  ChatBlockingResponse,
+  ChatMessageRequest,
+  ChatPausedBlockingResponse,
+  CompletionBlockingResponse,
+  CompletionMessageRequest,
+  Conversation,
+  ConversationListQuery,
+  ConversationVariable,
+  FeedbackRequest,
   HumanInputFormDefinition,
   HumanInputFormSubmission,
+  Message,
+  MessageListQuery,
+  Page,
+  RenameConversationRequest,
+  ResultSuccess,
   RunEvent,
   SiteSettings,
+  TextToAudioRequest,
+  UpdateVariableRequest,
+  UploadedFile,
+  VariableListQuery,
   WorkflowBlockingResponse,
   WorkflowEventsQuery,
   WorkflowPausedBlockingResponse,
   WorkflowRunDetail,
   WorkflowRunRequest,
 } from '../protocol/index.js';
-import { Transport, type PreparedRequest, type TransportOptions } from './transport.js';
+import { Transport, type PreparedRequest, type Query, type TransportOptions } from './transport.js';
 
 export type AppClientOptions = TransportOptions;
+type Events = AsyncGenerator<RunEvent, void, undefined>;
+type RunBody = Omit<WorkflowRunRequest, 'response_mode'>;
 
 const seg = encodeURIComponent;
+/** `/workflows/run`, or `/workflows/{id}/run` to run one published version. */
+const runPath = (workflowId?: string) => (workflowId ? `/workflows/${seg(workflowId)}/run` : '/workflows/run');
 
 export class AppClient {
   readonly transport: Transport;
@@ -28,18 +51,20 @@ export class AppClient {
     this.transport = new Transport(options);
   }
 
+  // Workflow runs
+
   /** Runs a workflow and waits for it to finish or pause. */
-  runWorkflow(body: Omit<WorkflowRunRequest, 'response_mode'>, signal?: AbortSignal): Promise<WorkflowBlockingResponse | WorkflowPausedBlockingResponse> {
-    return this.transport.json('POST', '/workflows/run', { json: { ...body, response_mode: 'blocking' }, signal });
+  runWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string): Promise<WorkflowBlockingResponse | WorkflowPausedBlockingResponse> {
+    return this.transport.json('POST', runPath(workflowId), { json: { ...body, response_mode: 'blocking' }, signal });
   }
 
   /** Runs a workflow and yields its events until it finishes or pauses. */
-  streamWorkflow(body: Omit<WorkflowRunRequest, 'response_mode'>, signal?: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
-    return this.transport.events('POST', '/workflows/run', { json: { ...body, response_mode: 'streaming' }, signal });
+  streamWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string): Events {
+    return this.transport.events('POST', runPath(workflowId), { json: { ...body, response_mode: 'streaming' }, signal });
   }
 
   /** Follows a run's events (after a pause, or after a dropped stream). */
-  workflowEvents(runId: string, query: WorkflowEventsQuery, signal?: AbortSignal): AsyncGenerator<RunEvent, void, undefined> {
+  workflowEvents(runId: string, query: WorkflowEventsQuery, signal?: AbortSignal): Events {
     return this.transport.events('GET', `/workflow/${seg(runId)}/events`, { query: eventsQuery(query), signal });
   }
 
@@ -49,7 +74,7 @@ export class AppClient {
   }
 
   /** The request `streamWorkflow` sends, for callers driving their own SSE reader. */
-  prepareStreamWorkflow(body: Omit<WorkflowRunRequest, 'response_mode'>): Promise<PreparedRequest> {
+  prepareStreamWorkflow(body: RunBody): Promise<PreparedRequest> {
     return this.transport.prepare('POST', '/workflows/run', {
       json: { ...body, response_mode: 'streaming' },
       headers: { Accept: 'text/event-stream' },
@@ -60,6 +85,13 @@ export class AppClient {
     return this.transport.json('GET', `/workflows/run/${seg(runId)}`, { signal });
   }
 
+  /** Stops a workflow run by its `task_id` (not its run id). */
+  stopWorkflow(taskId: string, user: string, signal?: AbortSignal): Promise<ResultSuccess> {
+    return this.transport.json('POST', `/workflows/tasks/${seg(taskId)}/stop`, { json: { user }, signal });
+  }
+
+  // Human input
+
   getForm(formToken: string, signal?: AbortSignal): Promise<HumanInputFormDefinition> {
     return this.transport.json('GET', `/form/human_input/${seg(formToken)}`, { signal });
   }
@@ -69,12 +101,98 @@ export class AppClient {
     return this.transport.json('POST', `/form/human_input/${seg(formToken)}`, { json: body, signal });
   }
 
+  /** `POST /files/upload`: one file, owned by `user` (pass the same user to the run and the submit). */
+  uploadFile(file: Blob, filename: string, user?: string, signal?: AbortSignal): Promise<UploadedFile> {
+    const body = new FormData();
+    body.append('file', file, filename);
+    if (user !== undefined) body.append('user', user);
+    return this.transport.json('POST', '/files/upload', { body, signal });
+  }
+
+  // Messages
+
+  /** Sends a chat message and waits for the answer (or, in a Chatflow, for a pause). */
+  sendChatMessage(body: Omit<ChatMessageRequest, 'response_mode'>, signal?: AbortSignal): Promise<ChatBlockingResponse | ChatPausedBlockingResponse> {
+    return this.transport.json('POST', '/chat-messages', { json: { ...body, response_mode: 'blocking' }, signal });
+  }
+
+  /** Sends a chat message and yields the answer's events. */
+  streamChatMessage(body: Omit<ChatMessageRequest, 'response_mode'>, signal?: AbortSignal): Events {
+    return this.transport.events('POST', '/chat-messages', { json: { ...body, response_mode: 'streaming' }, signal });
+  }
+
+  /** Stops a chat answer (or a Chatflow run) by its `task_id`. */
+  stopChatMessage(taskId: string, user: string, signal?: AbortSignal): Promise<ResultSuccess> {
+    return this.transport.json('POST', `/chat-messages/${seg(taskId)}/stop`, { json: { user }, signal });
+  }
+
+  /** Text Generator apps: generates a text and waits for it. */
+  createCompletion(body: Omit<CompletionMessageRequest, 'response_mode'>, signal?: AbortSignal): Promise<CompletionBlockingResponse> {
+    return this.transport.json('POST', '/completion-messages', { json: { ...body, response_mode: 'blocking' }, signal });
+  }
+
+  streamCompletion(body: Omit<CompletionMessageRequest, 'response_mode'>, signal?: AbortSignal): Events {
+    return this.transport.events('POST', '/completion-messages', { json: { ...body, response_mode: 'streaming' }, signal });
+  }
+
+  stopCompletion(taskId: string, user: string, signal?: AbortSignal): Promise<ResultSuccess> {
+    return this.transport.json('POST', `/completion-messages/${seg(taskId)}/stop`, { json: { user }, signal });
+  }
+
+  /** A conversation's messages: the newest page first, each page in chronological order. */
+  listMessages(query: MessageListQuery, signal?: AbortSignal): Promise<Page<Message>> {
+    return this.transport.json('GET', '/messages', { query: query as unknown as Query, signal });
+  }
+
+  /** Rates a message (`like`, `dislike`) or revokes the rating (`null`); only its recipient may. */
+  submitFeedback(messageId: string, body: FeedbackRequest, signal?: AbortSignal): Promise<ResultSuccess> {
+    return this.transport.json('POST', `/messages/${seg(messageId)}/feedbacks`, { json: body, signal });
+  }
+
+  // Conversations
+
+  listConversations(query: ConversationListQuery = {}, signal?: AbortSignal): Promise<Page<Conversation>> {
+    return this.transport.json('GET', '/conversations', { query: query as Query, signal });
+  }
+
+  renameConversation(conversationId: string, body: RenameConversationRequest, signal?: AbortSignal): Promise<Conversation> {
+    return this.transport.json('POST', `/conversations/${seg(conversationId)}/name`, { json: body, signal });
+  }
+
+  /** Deletes a conversation (answers 204). */
+  async deleteConversation(conversationId: string, user?: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send('DELETE', `/conversations/${seg(conversationId)}`, { json: user === undefined ? {} : { user }, signal });
+  }
+
+  listConversationVariables(conversationId: string, query: VariableListQuery = {}, signal?: AbortSignal): Promise<Page<ConversationVariable>> {
+    return this.transport.json('GET', `/conversations/${seg(conversationId)}/variables`, { query: query as Query, signal });
+  }
+
+  /** Sets a variable's value; it must fit the variable's `value_type`. */
+  updateConversationVariable(conversationId: string, variableId: string, body: UpdateVariableRequest, signal?: AbortSignal): Promise<ConversationVariable> {
+    return this.transport.json('PUT', `/conversations/${seg(conversationId)}/variables/${seg(variableId)}`, { json: body, signal });
+  }
+
+  // Audio and settings
+
+  /**
+   * `POST /text-to-audio`: the raw response, so the audio can be played while it streams; its
+   * `Content-Type` names the container (`audio/mpeg`, `audio/wav`, …).
+   */
+  textToAudio(body: TextToAudioRequest, signal?: AbortSignal): Promise<Response> {
+    return this.transport.send('POST', '/text-to-audio', { json: body, signal });
+  }
+
   getSite(signal?: AbortSignal): Promise<SiteSettings> {
     return this.transport.json('GET', '/site', { signal });
   }
 
   getInfo(signal?: AbortSignal): Promise<AppInfo> {
     return this.transport.json('GET', '/info', { signal });
+  }
+
+  getParameters(signal?: AbortSignal): Promise<AppParameters> {
+    return this.transport.json('GET', '/parameters', { signal });
   }
 }
 

@@ -39,6 +39,8 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unknown'
+  // embedded service, QA endpoint
+  | 'form_not_waiting'
   // real service, knowledge side
   | 'invalid_action'
   | 'dataset_not_initialized'

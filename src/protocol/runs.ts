@@ -56,6 +56,19 @@ export interface ChatMessageRequest {
   trace_session_id?: string;
 }
 
+/** `POST /completion-messages` (Text Generator apps). */
+export interface CompletionMessageRequest {
+  inputs: Record<string, unknown>;
+  /** Extra text after the inputs; optional. */
+  query?: string;
+  response_mode?: ResponseMode;
+  user: string;
+  files?: (FileReference & { type: string })[] | null;
+}
+
+/** Blocking answer of `POST /completion-messages`: like a chat answer without a conversation. */
+export type CompletionBlockingResponse = Omit<ChatBlockingResponse, 'conversation_id'>;
+
 /** Blocking answer of `POST /chat-messages`. */
 export interface ChatBlockingResponse {
   event: 'message';

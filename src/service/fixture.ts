@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { fitsValueType } from './conversations/value-types.js';
 import { knowledgeFixtureSchema } from './knowledge/fixture-schema.js';
 
 const id = z.string().min(1);
@@ -49,31 +50,43 @@ const userAction = z.object({
 
 const nodeBase = { id, title: z.string().default('') };
 
+/** An input of a run (`/parameters` `user_input_form`): start variables, or a chat app's inputs. */
+const inputVariable = z.object({
+  variable: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/),
+  label: z.string(),
+  type: z.enum(['text-input', 'paragraph', 'select', 'number']).default('text-input'),
+  required: z.boolean().default(false),
+  default: z.string().default(''),
+  options: z.array(z.string()).optional(),
+  max_length: z.number().int().min(1).optional(),
+});
+
+/** Streaming pace of generated text. */
+const streamed = {
+  chunk_size: z.number().int().min(1).default(8),
+  chunk_delay_ms: z.number().int().min(0).default(15),
+};
+
 const workflowNode = z.discriminatedUnion('type', [
   z.object({
     ...nodeBase,
     type: z.literal('start'),
     /** The run's inputs, as `/parameters` lists them in `user_input_form`. */
-    variables: z
-      .array(
-        z.object({
-          variable: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/),
-          label: z.string(),
-          type: z.enum(['text-input', 'paragraph', 'select', 'number']).default('text-input'),
-          required: z.boolean().default(false),
-          default: z.string().default(''),
-          options: z.array(z.string()).optional(),
-        }),
-      )
-      .default([]),
+    variables: z.array(inputVariable).default([]),
   }),
   z.object({
     ...nodeBase,
     type: z.literal('llm'),
     /** Template of the generated text; `{{#node.var#}}` references are substituted. */
     text: z.string(),
-    chunk_size: z.number().int().min(1).default(8),
-    chunk_delay_ms: z.number().int().min(0).default(15),
+    ...streamed,
+  }),
+  z.object({
+    ...nodeBase,
+    type: z.literal('answer'),
+    /** Chatflow only: streamed to the chat as `message` events and added to the message's answer. */
+    answer: z.string(),
+    ...streamed,
   }),
   z.object({
     ...nodeBase,
@@ -90,7 +103,18 @@ const workflowNode = z.discriminatedUnion('type', [
   z.object({ ...nodeBase, type: z.literal('end'), outputs: z.record(z.string(), z.string()).default({}) }),
 ]);
 
-const edge = z.object({ source: id, target: id, source_handle: z.string().optional() });
+/**
+ * An edge. `source_handle` names the action (or `__timeout`) a human-input node leaves by;
+ * `when` makes an edge conditional: it is taken when the value at `variable` (a selector such
+ * as `["start", "scenario"]`) is one of `in`. A node's conditional edges are tried in order
+ * before its plain one, so one start node can route runs to several paths.
+ */
+const edge = z.object({
+  source: id,
+  target: id,
+  source_handle: z.string().optional(),
+  when: z.object({ variable: z.array(z.string()).min(2), in: z.array(z.string()).min(1) }).optional(),
+});
 
 const workflow = z
   .object({ id, nodes: z.array(workflowNode).min(1), edges: z.array(edge).default([]) })
@@ -128,6 +152,87 @@ const site = z.object({
   use_icon_as_answer_icon: z.boolean().default(false),
 });
 
+const VALUE_TYPES = [
+  'string', 'number', 'object', 'secret', 'file', 'boolean',
+  'array[any]', 'array[string]', 'array[number]', 'array[object]', 'array[file]', 'array[boolean]',
+] as const;
+
+/** A conversation variable every new conversation of the app starts with. */
+const conversationVariable = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a valid variable name'),
+  value_type: z.enum(VALUE_TYPES),
+  value: z.unknown(),
+  description: z.string().default(''),
+});
+
+/** A voice of the app's text-to-speech: an eSpeak NG voice and the container it answers in. */
+const voice = z.object({
+  value: z.string().min(1),
+  name: z.string().default(''),
+  espeak: z.string().regex(/^[a-z]{2,3}(-[a-z0-9]+)*(\+[a-z0-9]+)?$/i, 'an eSpeak NG voice such as "en-us" or "en-gb+f3"'),
+  format: z.enum(['mp3', 'wav', 'ogg']),
+});
+
+const DEFAULT_VOICES = [
+  { value: 'alloy', name: 'Alloy (MP3)', espeak: 'en-us', format: 'mp3' as const },
+  { value: 'fable', name: 'Fable (WAV)', espeak: 'en-gb', format: 'wav' as const },
+  { value: 'nova', name: 'Nova (Ogg)', espeak: 'en-us+f3', format: 'ogg' as const },
+];
+
+const enabled = (on: boolean) => z.object({ enabled: z.boolean() }).default({ enabled: on });
+
+/** `GET /parameters`, minus `user_input_form` (from the start node, or `inputs` for chat apps). */
+const parameters = z
+  .object({
+    opening_statement: z.string().default(''),
+    suggested_questions: z.array(z.string()).default([]),
+    suggested_questions_after_answer: enabled(false),
+    speech_to_text: enabled(false),
+    text_to_speech: z
+      .object({
+        enabled: z.boolean().default(true),
+        voice: z.string().default('alloy'),
+        language: z.string().default('en-US'),
+        autoPlay: z.enum(['enabled', 'disabled']).default('disabled'),
+        /** Not on the wire: what each `voice` value synthesizes. */
+        voices: z.array(voice).min(1).default(DEFAULT_VOICES),
+      })
+      .default({ enabled: true, voice: 'alloy', language: 'en-US', autoPlay: 'disabled', voices: DEFAULT_VOICES }),
+    retriever_resource: enabled(false),
+    annotation_reply: enabled(false),
+    more_like_this: enabled(false),
+    sensitive_word_avoidance: enabled(false),
+    file_upload: z.record(z.string(), z.unknown()).default({}),
+    /** Upload limits, in MB, enforced by `POST /files/upload`. */
+    system_parameters: z
+      .object({
+        file_size_limit: z.number().int().min(1).default(15),
+        image_file_size_limit: z.number().int().min(1).default(10),
+        audio_file_size_limit: z.number().int().min(1).default(50),
+        video_file_size_limit: z.number().int().min(1).default(100),
+        workflow_file_upload_limit: z.number().int().min(1).default(10),
+      })
+      .default({ file_size_limit: 15, image_file_size_limit: 10, audio_file_size_limit: 50, video_file_size_limit: 100, workflow_file_upload_limit: 10 }),
+  })
+  .superRefine((p, ctx) => {
+    if (!p.text_to_speech.voices.some((v) => v.value === p.text_to_speech.voice)) {
+      ctx.addIssue({ code: 'custom', path: ['text_to_speech', 'voice'], message: `no voice "${p.text_to_speech.voice}" among text_to_speech.voices` });
+    }
+  });
+
+/**
+ * What a Chatbot, Agent, Legacy Agent or Text Generator app answers: a template (with
+ * `{{#sys.query#}}`, `{{#inputs.<name>#}}` and `{{#conversation.<name>#}}`), streamed in chunks;
+ * agent modes first report the tool calls in `thoughts`.
+ */
+const reply = z.object({
+  answer: z.string(),
+  ...streamed,
+  thoughts: z
+    .array(z.object({ tool: z.string(), tool_input: z.record(z.string(), z.unknown()).default({}), observation: z.string(), thought: z.string().default('') }))
+    .default([]),
+});
+
 const app = z.object({
   id,
   key: z.string().regex(/^app-/, 'app keys start with "app-"'),
@@ -137,6 +242,11 @@ const app = z.object({
   author_name: z.string().default('Demo'),
   tags: z.array(z.string()).default([]),
   site,
+  parameters: parameters.default(parameters.parse({})),
+  /** Inputs of a chat or completion app (workflow apps take their start node's variables). */
+  inputs: z.array(inputVariable).default([]),
+  conversation_variables: z.array(conversationVariable).default([]),
+  reply: reply.optional(),
   workflow: workflow.optional(),
 });
 
@@ -155,6 +265,22 @@ export const fixtureSchema = z
       if ((a.mode === 'workflow' || a.mode === 'advanced-chat') && !a.workflow) {
         ctx.addIssue({ code: 'custom', path: ['apps', i, 'workflow'], message: `a ${a.mode} app needs a workflow` });
       }
+      if (a.mode !== 'workflow' && a.mode !== 'advanced-chat' && !a.reply) {
+        ctx.addIssue({ code: 'custom', path: ['apps', i, 'reply'], message: `a ${a.mode} app needs a reply` });
+      }
+      const names = new Set<string>();
+      a.conversation_variables.forEach((v, j) => {
+        if (names.has(v.name)) ctx.addIssue({ code: 'custom', path: ['apps', i, 'conversation_variables', j, 'name'], message: `duplicate variable "${v.name}"` });
+        names.add(v.name);
+        if (!fitsValueType(v.value_type, v.value)) {
+          ctx.addIssue({ code: 'custom', path: ['apps', i, 'conversation_variables', j, 'value'], message: `not a value of type ${v.value_type}` });
+        }
+      });
+      a.workflow?.nodes.forEach((n, j) => {
+        if (n.type === 'answer' && a.mode !== 'advanced-chat') {
+          ctx.addIssue({ code: 'custom', path: ['apps', i, 'workflow', 'nodes', j, 'type'], message: 'answer nodes belong to Chatflow (advanced-chat) apps' });
+        }
+      });
     });
   });
 
@@ -163,6 +289,11 @@ export type FixtureApp = Fixture['apps'][number];
 export type FixtureWorkflow = NonNullable<FixtureApp['workflow']>;
 export type WorkflowNode = FixtureWorkflow['nodes'][number];
 export type HumanInputNode = Extract<WorkflowNode, { type: 'human-input' }>;
+export type FixtureEdge = FixtureWorkflow['edges'][number];
+export type InputVariable = z.infer<typeof inputVariable>;
+export type ConversationVariableSeed = FixtureApp['conversation_variables'][number];
+export type VoiceConfig = z.infer<typeof voice>;
+export type ValueType = (typeof VALUE_TYPES)[number];
 
 /** A fixture that does not validate: names the file, each failing path and its reason. */
 export class FixtureError extends Error {

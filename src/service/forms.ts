@@ -3,11 +3,12 @@
  * (dify-wire.md §2.6), in its order and with its messages.
  */
 import type {
-  FileReference,
+  FileType,
   FormInput,
   HumanInputFormDefinition,
   HumanInputFormStatus,
   HumanInputRequest,
+  TransferMethod,
 } from '../protocol/index.js';
 import { ApiError, badParam, notFound } from './errors.js';
 import type { HumanInputNode } from './fixture.js';
@@ -36,6 +37,11 @@ export class FormStore {
 
   byId(id: string): HumanInputForm | undefined {
     return this.#byId.get(id);
+  }
+
+  /** For QA controls, which name a form either way. */
+  byTokenOrId(key: string): HumanInputForm | undefined {
+    return this.#byToken.get(key) ?? this.#byId.get(key);
   }
 
   /** The form a token names for this app, or the real service's 404. */
@@ -74,8 +80,20 @@ export function formDefinition(form: HumanInputForm): HumanInputFormDefinition {
   };
 }
 
-/** Looks up an uploaded file for a submission; issue-specific stores plug in here. */
-export type FileResolver = (reference: Record<string, unknown>, input: FormInput, user: string) => Promise<FileReference>;
+/** A file of a submission once built: an upload of the submitting user, or a fetched remote URL. */
+export interface SubmittedFile {
+  type: FileType;
+  transfer_method: TransferMethod;
+  upload_file_id?: string;
+  url?: string;
+  filename: string;
+  extension: string;
+  mime_type: string;
+  size: number;
+}
+
+/** Builds a file from a submitted mapping; throws `FileRejection` with the reason. */
+export type FileResolver = (reference: Record<string, unknown>, input: FormInput, user: string) => Promise<SubmittedFile>;
 
 const invalidForm = (message: string) => new ApiError(400, 'invalid_form_data', message);
 
@@ -105,6 +123,7 @@ export async function validateSubmission(
   if (!chosen) throw invalidForm(`Invalid action: ${action}`);
   const missing = form.request.inputs.map((i) => i.output_variable_name).filter((n) => !(n in provided));
   if (missing.length) throw invalidForm(`Missing required inputs: ${missing.join(', ')}`);
+  for (const input of form.request.inputs) checkFilesAgainstConfig(input, values[input.output_variable_name]);
   return { action: chosen, values, user };
 }
 
@@ -127,7 +146,7 @@ export function checkSubmissionPayload(body: Record<string, unknown>): { inputs:
   return { inputs: inputs as Record<string, unknown>, action };
 }
 
-async function normaliseValue(input: FormInput, value: unknown, resolve: (ref: Record<string, unknown>) => Promise<FileReference>): Promise<unknown> {
+async function normaliseValue(input: FormInput, value: unknown, resolve: (ref: Record<string, unknown>) => Promise<SubmittedFile>): Promise<unknown> {
   const name = input.output_variable_name;
   switch (input.type) {
     case 'paragraph':
@@ -153,7 +172,7 @@ async function normaliseValue(input: FormInput, value: unknown, resolve: (ref: R
       if (input.number_limits > 0 && value.length > input.number_limits) {
         throw invalidForm(`Invalid value for file list input '${name}': Number of files exceeds the maximum limit ${input.number_limits}`);
       }
-      const files: FileReference[] = [];
+      const files: SubmittedFile[] = [];
       for (const v of value) files.push(await wrapFileError(() => resolve(v as Record<string, unknown>), `Invalid value for file list input '${name}'`));
       return files;
     }
@@ -169,5 +188,25 @@ async function wrapFileError<T>(build: () => Promise<T>, prefix: string): Promis
   } catch (error) {
     if (error instanceof FileRejection) throw invalidForm(`${prefix}: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * The input's file rules, checked once the action and the required inputs are known good (the
+ * real service's order). A file passes when its kind is allowed, or when `custom` is allowed and
+ * its extension is listed; a non-empty extension list narrows the allowed kinds too.
+ */
+function checkFilesAgainstConfig(input: FormInput, value: unknown): void {
+  if (input.type !== 'file' && input.type !== 'file-list') return;
+  const files = (input.type === 'file' ? [value] : (value as unknown[])) as SubmittedFile[];
+  const prefix = input.type === 'file' ? `Invalid value for file input '${input.output_variable_name}'` : `Invalid value for file list input '${input.output_variable_name}'`;
+  const extensions = input.allowed_file_extensions.map((e) => e.toLowerCase());
+  for (const file of files) {
+    if (!input.allowed_file_upload_methods.includes(file.transfer_method)) throw invalidForm(`${prefix}: unsupported transfer method`);
+    const dotted = `.${file.extension}`;
+    const custom = input.allowed_file_types.includes('custom');
+    const byKind = input.allowed_file_types.length === 0 || input.allowed_file_types.includes(file.type);
+    if (!byKind && !(custom && extensions.includes(dotted))) throw invalidForm(`${prefix}: unsupported file type`);
+    if (!custom && extensions.length > 0 && !extensions.includes(dotted)) throw invalidForm(`${prefix}: file is not allowed by config`);
   }
 }

@@ -15,7 +15,15 @@ export async function startService(options: ServiceOptions & { port?: number; ho
   const service = createService(options);
   const host = options.host ?? '127.0.0.1';
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: (request) => service.fetch(request), port: options.port ?? 5001, hostname: host }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: (request, env: { incoming?: { socket?: { remoteAddress?: string } } }) =>
+          service.fetch(request, { remoteAddress: env.incoming?.socket?.remoteAddress }),
+        port: options.port ?? 5001,
+        hostname: host,
+      },
+      () => resolve(s),
+    );
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;

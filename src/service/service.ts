@@ -2,13 +2,27 @@
  * The embedded reference service: a web-standard fetch handler that answers the app side of the
  * API under `/v1`, wire-compatible with the real service, driven by a fixture.
  */
-import { ApiError } from './errors.js';
+import { SpeechSynthesizer } from './audio/speech.js';
+import type { ServiceContext } from './context.js';
+import { ConversationStore } from './conversations/store.js';
+import { EndUsers } from './end-users.js';
+import { ApiError, NOT_FOUND_TEXT } from './errors.js';
 import { errorResponse } from './http.js';
 import type { Fixture } from './fixture.js';
+import { UploadStore } from './files/uploads.js';
+import { QaControls, type QaSettings } from './qa/controls.js';
+import { isLoopback, qaRoutes } from './qa/routes.js';
 import { Router } from './router.js';
 import { WorkflowEngine } from './runs/engine.js';
-import { appRoutes, type ServiceContext } from './routes/app.js';
+import { ReplyTasks } from './runs/reply.js';
+import { delay } from './runs/usage.js';
+import { appRoutes } from './routes/app.js';
+import { audioRoutes } from './routes/audio.js';
+import { chatRoutes } from './routes/chat.js';
+import { conversationRoutes } from './routes/conversations.js';
+import { fileRoutes, previewFile } from './routes/files.js';
 import { formRoutes } from './routes/forms.js';
+import { messageRoutes } from './routes/messages.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { knowledgeRoutes } from './knowledge/index.js';
 
@@ -18,29 +32,73 @@ export interface ServiceOptions {
   pingIntervalMs?: number;
   /** Path prefix of the API, `/v1` like the real service. */
   basePath?: string;
+  /** QA fault settings at start (also what `/_qa/reset` returns to). */
+  qa?: Partial<QaSettings>;
+}
+
+/** What the HTTP server knows about a request that the `Request` itself does not carry. */
+export interface RequestInfo {
+  /** The caller's address; the `/_qa` endpoint answers loopback callers only. */
+  remoteAddress?: string | undefined;
 }
 
 export interface EmbeddedService {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, info?: RequestInfo): Promise<Response>;
   readonly engine: WorkflowEngine;
+  readonly context: ServiceContext;
   readonly fixture: Fixture;
   close(): void;
 }
 
 export function createService(options: ServiceOptions): EmbeddedService {
   const basePath = options.basePath ?? '/v1';
-  const engine = new WorkflowEngine();
-  const context: ServiceContext = { fixture: options.fixture, engine, pingIntervalMs: options.pingIntervalMs ?? 10_000 };
+  const initialQa = new QaControls(options.qa).settings;
+  const qa = new QaControls(initialQa);
+  const latencyMs = () => qa.settings.latencyMs;
+  const context: ServiceContext = {
+    fixture: options.fixture,
+    engine: new WorkflowEngine({ latencyMs }),
+    replies: new ReplyTasks({ latencyMs }),
+    conversations: new ConversationStore(),
+    uploads: new UploadStore(),
+    endUsers: new EndUsers(),
+    qa,
+    speech: new SpeechSynthesizer(),
+    pingIntervalMs: options.pingIntervalMs ?? 10_000,
+  };
   const router = new Router<ServiceContext>();
   workflowRoutes(router);
+  chatRoutes(router);
   formRoutes(router);
+  fileRoutes(router);
+  conversationRoutes(router);
+  messageRoutes(router);
+  audioRoutes(router);
   appRoutes(router);
   const knowledge = knowledgeRoutes(router, options.fixture);
+  const qaRouter = new Router<ServiceContext>();
+  qaRoutes(qaRouter, {
+    reset() {
+      context.engine.close();
+      context.replies.close();
+      context.conversations.clear();
+      context.uploads.clear();
+      context.endUsers.clear();
+      qa.reset(initialQa);
+    },
+  });
 
-  async function fetch(request: Request): Promise<Response> {
+  async function fetch(request: Request, info: RequestInfo = {}): Promise<Response> {
     const url = new URL(request.url);
     try {
-      if (!url.pathname.startsWith(`${basePath}/`)) throw new ApiError(404, 'not_found', 'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.');
+      if (url.pathname.startsWith('/_qa/')) {
+        if (!isLoopback(info.remoteAddress)) throw new ApiError(403, 'forbidden', 'The QA endpoint answers loopback callers only.');
+        return await qaRouter.handle(request, url.pathname.slice('/_qa'.length), url, context);
+      }
+      const preview = /^\/files\/([0-9a-f-]{36})\/file-preview$/.exec(url.pathname);
+      if (preview && request.method === 'GET') return previewFile(context, preview[1]!, url);
+      if (!url.pathname.startsWith(`${basePath}/`)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
+      if (qa.settings.latencyMs > 0) await delay(qa.settings.latencyMs);
       return await router.handle(request, url.pathname.slice(basePath.length), url, context);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
@@ -50,5 +108,11 @@ export function createService(options: ServiceOptions): EmbeddedService {
     }
   }
 
-  return { fetch, engine, fixture: options.fixture, close: () => (engine.close(), knowledge.close()) };
+  return {
+    fetch,
+    engine: context.engine,
+    context,
+    fixture: options.fixture,
+    close: () => (context.engine.close(), context.replies.close(), knowledge.close()),
+  };
 }

@@ -12,6 +12,8 @@ export interface EventStreamSource {
   /** Whether an event ends the stream (sent first, then the stream closes). */
   isTerminal: (event: RunEvent) => boolean;
   pingIntervalMs: number;
+  /** QA: close the stream after this many events (pings not counted), as a dropped connection would. */
+  cutAfter?: number | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -27,10 +29,12 @@ export function eventStreamResponse(source: EventStreamSource): Response {
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
+      let sent = 0;
       const send = (event: RunEvent) => {
         if (!open) return;
         controller.enqueue(encoder.encode(formatSseFrame(event)));
-        if (source.isTerminal(event)) {
+        if (event.event !== 'ping') sent += 1;
+        if (source.isTerminal(event) || (source.cutAfter !== undefined && sent >= source.cutAfter)) {
           open = false;
           stop();
           controller.close();

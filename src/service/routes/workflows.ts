@@ -1,44 +1,24 @@
-/** Workflow runs: start (streaming or blocking), follow, inspect (dify-wire.md §3). */
-import { TERMINAL_WORKFLOW_EVENTS, type RunEvent, type WorkflowRunDetail } from '../../protocol/index.js';
+/** Workflow runs: start (streaming or blocking), follow, inspect, stop (dify-wire.md §3). */
+import { TERMINAL_WORKFLOW_EVENTS, type RunEvent, type RunEventName, type WorkflowRunDetail } from '../../protocol/index.js';
 import { authenticateApp } from '../auth.js';
-import { ApiError, badParam, notFound } from '../errors.js';
+import type { ServiceContext } from '../context.js';
+import { badParam, notFound } from '../errors.js';
+import type { FixtureApp } from '../fixture.js';
 import { json, readJsonObject, requireUser } from '../http.js';
-import type { Router } from '../router.js';
-import type { Run } from '../runs/run.js';
-import { eventStreamResponse } from '../sse-response.js';
-import type { ServiceContext } from './app.js';
-
-const notWorkflowApp = () =>
-  new ApiError(400, 'not_workflow_app', 'Please check if your app mode matches the right API route.');
+import { requireMode, UUID_PATTERN, WORKFLOW_MODES } from '../params.js';
+import type { Params, Router } from '../router.js';
+import { checkRunInputs } from '../run-inputs.js';
+import { elapsedSeconds, type Run } from '../runs/run.js';
+import { liveStream, untilTerminal } from './streams.js';
 
 export function workflowRoutes(router: Router<ServiceContext>): void {
-  router.on('POST', '/workflows/run', async (request, _p, _u, { fixture, engine, pingIntervalMs }) => {
-    const app = authenticateApp(request, fixture);
-    if (app.mode !== 'workflow') throw notWorkflowApp();
-    const body = await readJsonObject(request);
-    const user = requireUser(body.user);
-    const inputs = body.inputs;
-    if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
-      throw badParam('inputs is required in request body');
-    }
-    const mode = body.response_mode ?? 'blocking';
-    if (mode !== 'streaming' && mode !== 'blocking') throw badParam("response_mode must be 'streaming' or 'blocking'");
-    const run = engine.create(app, user, inputs as Record<string, unknown>);
-    if (mode === 'streaming') {
-      const response = eventStreamResponse({
-        subscribe: (send) => run.topic.subscribe(send),
-        isTerminal: (e) => TERMINAL_WORKFLOW_EVENTS.includes(e.event),
-        pingIntervalMs,
-      });
-      engine.execute(run);
-      return response;
-    }
-    const last = await untilTerminal(run, () => engine.execute(run));
-    return json(blockingBody(run, last));
-  });
+  const run = (request: Request, params: Params, _url: URL, context: ServiceContext) => startRun(request, params, context);
+  router.on('POST', '/workflows/run', run);
+  router.on('POST', '/workflows/:workflow_id/run', run);
 
   router.on('GET', '/workflows/run/:id', (request, { id }, _u, { fixture, engine }) => {
     const app = authenticateApp(request, fixture);
+    requireMode(app, WORKFLOW_MODES, 'not_workflow_app');
     const run = engine.runs.get(id!);
     if (!run || run.app.id !== app.id) throw notFound('Workflow run not found');
     const detail: WorkflowRunDetail = {
@@ -52,83 +32,85 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
       total_tokens: run.totalTokens,
       created_at: run.createdAt,
       finished_at: run.finishedAt,
-      elapsed_time: (run.finishedAt ?? Date.now() / 1000) - run.startedMs / 1000,
+      elapsed_time: elapsedSeconds(run),
     };
     return json(detail);
   });
 
-  router.on('GET', '/workflow/:id/events', (request, { id }, url, { fixture, engine, pingIntervalMs }) => {
+  router.on('GET', '/workflow/:id/events', (request, { id }, url, context) => {
+    const { fixture, engine } = context;
     const app = authenticateApp(request, fixture);
-    if (app.mode !== 'workflow' && app.mode !== 'advanced-chat') throw notWorkflowApp();
     const user = requireUser(url.searchParams.get('user'));
+    requireMode(app, WORKFLOW_MODES, 'not_workflow_app');
     const run = engine.runs.get(id!);
     if (!run || run.app.id !== app.id || run.user !== user) throw notFound('Workflow run not found');
-    if (run.finishedEvent) {
-      return eventStreamResponse({ initial: [{ ...run.finishedEvent, task_id: run.id } as RunEvent], isTerminal: () => true, pingIntervalMs });
-    }
+    if (run.finishedEvent) return liveStream(context, run.topic, ['workflow_finished'], { runId: run.id, initial: [run.finishedEvent] });
     const flag = (name: string) => url.searchParams.get(name)?.toLowerCase() === 'true';
-    const terminal: RunEvent['event'][] = flag('continue_on_pause') ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
-    return eventStreamResponse({
-      initial: flag('include_state_snapshot') ? snapshot(run, engine) : [],
-      subscribe: (send) => run.topic.subscribe(send),
-      isTerminal: (e) => terminal.includes(e.event),
-      pingIntervalMs,
-    });
+    const terminal: RunEventName[] = flag('continue_on_pause') ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
+    return liveStream(context, run.topic, terminal, { runId: run.id, initial: flag('include_state_snapshot') ? snapshot(run, context) : [] });
   });
+
+  router.on('POST', '/workflows/tasks/:task_id/stop', async (request, { task_id }, _u, { fixture, engine }) => {
+    const app = authenticateApp(request, fixture);
+    const user = requireUser((await readJsonObject(request)).user);
+    requireMode(app, ['workflow'], 'not_workflow_app');
+    const run = engine.byTask(task_id!);
+    // Like the real service, a stop for someone else's (or no) task changes nothing and still succeeds.
+    if (run && run.app.id === app.id && run.user === user) engine.stop(run);
+    return json({ result: 'success' });
+  });
+}
+
+async function startRun(request: Request, params: Params, context: ServiceContext): Promise<Response> {
+  const { fixture, engine } = context;
+  const app = authenticateApp(request, fixture);
+  const body = await readJsonObject(request);
+  const user = requireUser(body.user);
+  requireMode(app, ['workflow'], 'not_workflow_app');
+  checkPinnedWorkflow(app, params.workflow_id);
+  const inputs = checkRunInputs(app, body.inputs);
+  const mode = body.response_mode ?? 'blocking';
+  if (mode !== 'streaming' && mode !== 'blocking') throw badParam("response_mode must be 'streaming' or 'blocking'");
+  const run = engine.create(app, user, inputs);
+  if (mode === 'streaming') {
+    return liveStream(context, run.topic, TERMINAL_WORKFLOW_EVENTS, { runId: run.id, start: () => engine.execute(run) });
+  }
+  const last = await untilTerminal(run.topic, TERMINAL_WORKFLOW_EVENTS, () => engine.execute(run));
+  return json(blockingBody(run, last));
+}
+
+/** `POST /workflows/{workflow_id}/run` runs only the app's own (published) workflow. */
+export function checkPinnedWorkflow(app: FixtureApp, workflowId: string | undefined): void {
+  if (workflowId === undefined) return;
+  if (!UUID_PATTERN.test(workflowId)) throw badParam('Invalid workflow_id format');
+  if (workflowId !== app.workflow?.id) throw notFound('Workflow not found');
 }
 
 /**
  * The replay `include_state_snapshot=true` sends before live events (dify-wire.md §3.3): a ping,
- * a synthetic `workflow_started`, each executed node without its details, and the pending form.
- * The replayed `workflow_paused` ends a default stream like a live one would.
+ * a synthetic `workflow_started`, for a Chatflow the answer so far, each executed node without
+ * its details, and the pending form. The replayed `workflow_paused` ends a default stream like a
+ * live one would.
  */
-function snapshot(run: Run, engine: ServiceContext['engine']): RunEvent[] {
-  const envelope = { task_id: run.taskId, workflow_run_id: run.id };
+function snapshot(run: Run, { engine }: ServiceContext): RunEvent[] {
   const events: RunEvent[] = [
     { event: 'ping' },
-    {
+    engine.envelope(run, {
       event: 'workflow_started',
-      ...envelope,
       data: { id: run.id, workflow_id: run.workflow.id, inputs: run.inputs, created_at: run.createdAt, reason: 'initial' },
-    },
+    }),
   ];
+  if (run.chat) events.push(engine.envelope(run, { event: 'message_replace', answer: run.chat.message.answer, reason: '' }));
   for (const { started, finished } of run.executions) {
-    events.push({ event: 'node_started', ...envelope, data: { ...started, inputs: null } });
-    if (finished) events.push({ event: 'node_finished', ...envelope, data: { ...finished, inputs: null, outputs: null, process_data: null } });
+    events.push(engine.envelope(run, { event: 'node_started', data: { ...started, inputs: null } }));
+    if (finished) events.push(engine.envelope(run, { event: 'node_finished', data: { ...finished, inputs: null, outputs: null, process_data: null } }));
   }
   const form = run.pausedOn ? engine.forms.byId(run.pausedOn) : undefined;
   if (form && run.status === 'paused') {
-    events.push({ event: 'human_input_required', ...envelope, data: form.request });
-    events.push({
-      event: 'workflow_paused',
-      ...envelope,
-      data: {
-        workflow_run_id: run.id,
-        paused_nodes: [form.node.id],
-        outputs: {},
-        reasons: [{ TYPE: 'human_input_required', ...form.request }],
-        status: 'paused',
-        created_at: run.createdAt,
-        elapsed_time: (Date.now() - run.startedMs) / 1000,
-        total_tokens: run.totalTokens,
-        total_steps: run.totalSteps,
-      },
-    });
+    events.push(engine.envelope(run, { event: 'human_input_required', data: form.request }));
+    events.push(engine.envelope(run, { event: 'workflow_paused', data: engine.pausedData(run, form) }));
   }
   return events;
-}
-
-/** Waits for the run to pause, finish or fail, collecting what blocking mode answers. */
-function untilTerminal(run: Run, start: () => void): Promise<RunEvent> {
-  return new Promise((resolve) => {
-    const detach = run.topic.subscribe((event) => {
-      if (TERMINAL_WORKFLOW_EVENTS.includes(event.event)) {
-        detach();
-        resolve(event);
-      }
-    });
-    start();
-  });
 }
 
 function blockingBody(run: Run, last: RunEvent): unknown {
@@ -138,7 +120,7 @@ function blockingBody(run: Run, last: RunEvent): unknown {
     status: run.status,
     outputs: run.outputs,
     error: last.event === 'error' ? last.message : run.error,
-    elapsed_time: (Date.now() - run.startedMs) / 1000,
+    elapsed_time: elapsedSeconds(run),
     total_tokens: run.totalTokens,
     total_steps: run.totalSteps,
     created_at: run.createdAt,

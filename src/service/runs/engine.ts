@@ -1,26 +1,34 @@
 /**
  * Executes fixture workflows the way the real service does from a client's point of view: node
  * events, streamed text, pauses at human-input nodes (emitting `human_input_required` then
- * `workflow_paused`), resumption along the chosen action's branch, and the timeout branch.
- * Runs go on server-side whether or not anyone listens.
+ * `workflow_paused`), resumption along the chosen action's branch, the timeout branch, and stop.
+ * Workflow apps stream `text_chunk`s; Chatflow runs stream their answer nodes as `message`s into
+ * the conversation's message and end with `message_end`. Runs go on server-side whether or not
+ * anyone listens.
  */
 import type {
-  EventEnvelope,
+  HumanInputExtraContent,
   HumanInputRequest,
   NodeFinishedData,
   NodeStartedData,
   RunEvent,
   WorkflowFinishedData,
+  WorkflowPausedData,
 } from '../../protocol/index.js';
 import { renderWithOutputs, stringifyValue, substituteVariables } from '../../protocol/index.js';
-import type { FixtureApp, HumanInputNode, WorkflowNode } from '../fixture.js';
+import type { FixtureApp, FixtureEdge, HumanInputNode, WorkflowNode } from '../fixture.js';
 import { FormStore, type HumanInputForm } from '../forms.js';
 import { formToken, nowSeconds, uuid } from '../ids.js';
-import { createRun, elapsedSeconds, type Run } from './run.js';
+import { createRun, elapsedSeconds, isOver, type ChatTarget, type Run } from './run.js';
+import { delay, tokensOf, usage } from './usage.js';
 
-type Emittable = RunEvent extends infer E ? (E extends { event: string } ? Omit<E, keyof EventEnvelope> : never) : never;
+/** A run event before the envelope is added. */
+type Emittable = RunEvent extends infer E ? (E extends { event: string } ? Omit<E, 'task_id' | 'workflow_run_id' | 'conversation_id' | 'message_id' | 'created_at'> : never) : never;
 
 const TIMEOUT_HANDLE = '__timeout';
+/** Events of a Chatflow that carry no `workflow_run_id` (dify-wire.md §4.2). */
+const CHAT_ONLY_EVENTS: ReadonlySet<string> = new Set(['message', 'message_end', 'message_replace', 'agent_log', 'text_chunk', 'reasoning_chunk', 'tts_message', 'tts_message_end', 'error']);
+const STOPPED_ERROR = 'Workflow execution stopped by user.';
 
 export interface EngineOptions {
   /** Extra delay before each event, for QA latency scenarios. */
@@ -29,6 +37,7 @@ export interface EngineOptions {
 
 export class WorkflowEngine {
   readonly runs = new Map<string, Run>();
+  readonly #byTask = new Map<string, Run>();
   readonly forms = new FormStore();
   readonly #options: EngineOptions;
 
@@ -37,16 +46,29 @@ export class WorkflowEngine {
   }
 
   /** Creates a run; call `execute` once listeners are attached. */
-  create(app: FixtureApp, user: string, inputs: Record<string, unknown>): Run {
+  create(app: FixtureApp, user: string, inputs: Record<string, unknown>, chat: ChatTarget | null = null): Run {
     if (!app.workflow) throw new Error(`app ${app.id} has no workflow`);
-    const run = createRun({ id: uuid(), taskId: uuid(), app, workflow: app.workflow, user, inputs });
+    const run = createRun({ id: uuid(), taskId: uuid(), app, workflow: app.workflow, user, inputs, chat });
     this.runs.set(run.id, run);
+    this.#byTask.set(run.taskId, run);
+    if (chat) chat.message.workflowRunId = run.id;
     return run;
   }
 
+  byTask(taskId: string): Run | undefined {
+    return this.#byTask.get(taskId);
+  }
+
   /** Starts executing a created run in the background. */
-  execute(run: Run): void {
+  execute(run: Run, query = ''): void {
     const start = run.workflow.nodes.find((n) => n.type === 'start')!;
+    run.pool.set('sys', {
+      user_id: run.user,
+      app_id: run.app.id,
+      workflow_id: run.workflow.id,
+      workflow_run_id: run.id,
+      ...(run.chat ? { query, conversation_id: run.chat.conversation.id, dialogue_count: run.chat.conversation.messages.length, files: [] } : {}),
+    });
     void this.#guard(run, async () => {
       await this.#emit(run, {
         event: 'workflow_started',
@@ -62,19 +84,22 @@ export class WorkflowEngine {
     clearTimeout(form.timer);
     const { run, node } = form;
     const rendered = renderWithOutputs(form.request.form_content, form.request.inputs, values);
+    const filled = {
+      node_id: node.id,
+      node_title: node.title,
+      rendered_content: rendered,
+      action_id: action.id,
+      action_text: action.title,
+      submitted_data: values,
+    };
+    const extra = this.#extraContent(run, form);
+    if (extra) {
+      extra.submitted = true;
+      extra.form_submission_data = filled;
+    }
     void this.#guard(run, async () => {
       await this.#resumeAt(run, node, async (started) => {
-        await this.#emit(run, {
-          event: 'human_input_form_filled',
-          data: {
-            node_id: node.id,
-            node_title: node.title,
-            rendered_content: rendered,
-            action_id: action.id,
-            action_text: action.title,
-            submitted_data: values,
-          },
-        });
+        await this.#emit(run, { event: 'human_input_form_filled', data: filled });
         const outputs = { ...values, __action_id: action.id, __action_value: action.title, __rendered_content: rendered };
         await this.#finishNode(run, started, outputs);
       });
@@ -100,11 +125,61 @@ export class WorkflowEngine {
     });
   }
 
+  /** Stops a run that is running or paused; its forms close. A finished run stays as it was. */
+  stop(run: Run): void {
+    if (isOver(run)) return;
+    run.status = 'stopped';
+    const form = run.pausedOn ? this.forms.byId(run.pausedOn) : undefined;
+    if (form && form.status === 'waiting') {
+      form.status = 'expired';
+      clearTimeout(form.timer);
+    }
+    run.pausedOn = null;
+    void this.#guard(run, () => this.#finishWorkflow(run, run.outputs ?? {}, 'stopped'));
+  }
+
   /** Stops every timer; runs in flight stop at their next step. */
   close(): void {
     for (const run of this.runs.values()) run.abort.abort();
     this.forms.clear();
     this.runs.clear();
+    this.#byTask.clear();
+  }
+
+  /** The `workflow_paused` payload of a run paused on `form` (also replayed by snapshots). */
+  pausedData(run: Run, form: HumanInputForm): WorkflowPausedData {
+    return {
+      workflow_run_id: run.id,
+      paused_nodes: [form.node.id],
+      outputs: {},
+      reasons: [{ TYPE: 'human_input_required', ...form.request }],
+      status: 'paused',
+      created_at: run.createdAt,
+      elapsed_time: elapsedSeconds(run),
+      total_tokens: run.totalTokens,
+      total_steps: run.totalSteps,
+    };
+  }
+
+  /** Adds the envelope the run's app type puts on every event (dify-wire.md §4.2). */
+  envelope(run: Run, event: Emittable): RunEvent {
+    if (run.chat) {
+      const { message } = run.chat;
+      const head: Record<string, unknown> = {
+        event: event.event,
+        conversation_id: message.conversationId,
+        message_id: message.id,
+        created_at: Math.floor(message.createdMs / 1000),
+      };
+      if (event.event !== 'error') head.task_id = run.taskId;
+      if (!CHAT_ONLY_EVENTS.has(event.event)) head.workflow_run_id = run.id;
+      return Object.assign(head, event) as RunEvent;
+    }
+    // Field order as the real service writes it: event, task_id, workflow_run_id, then the payload.
+    const head: Record<string, unknown> = { event: event.event };
+    if (event.event !== 'error') head.task_id = run.taskId;
+    head.workflow_run_id = run.id;
+    return Object.assign(head, event) as RunEvent;
   }
 
   async #resumeAt(run: Run, node: HumanInputNode, body: (started: NodeStartedData) => Promise<void>): Promise<void> {
@@ -118,37 +193,54 @@ export class WorkflowEngine {
     await body(started);
   }
 
-  async #follow(run: Run, from: string, handle: string | undefined): Promise<void> {
-    const edge = run.workflow.edges.find((e) => e.source === from && (handle === undefined || e.source_handle === handle));
-    if (edge) await this.#walk(run, edge.target, from);
-    else await this.#finishWorkflow(run, run.outputs ?? {});
+  async #follow(run: Run, from: string, handle: string): Promise<void> {
+    const next = this.#next(run, from, handle);
+    if (next) await this.#walk(run, next, from);
+    else await this.#finishWorkflow(run, run.outputs ?? this.#chatOutputs(run));
+  }
+
+  /** The node after `from`: its conditional edges first (in order), then its plain one. */
+  #next(run: Run, from: string, handle?: string): string | undefined {
+    const out = run.workflow.edges.filter((e) => e.source === from && (handle === undefined ? !e.source_handle : e.source_handle === handle));
+    const taken = out.find((e) => e.when && this.#matches(run, e.when)) ?? out.find((e) => !e.when);
+    return taken?.target;
+  }
+
+  #matches(run: Run, when: NonNullable<FixtureEdge['when']>): boolean {
+    return when.in.includes(stringifyValue(this.#lookup(run, when.variable)));
   }
 
   async #walk(run: Run, nodeId: string, predecessor: string | null): Promise<void> {
     let current: string | undefined = nodeId;
     let previous = predecessor;
     while (current) {
-      if (run.abort.signal.aborted) return;
+      if (run.abort.signal.aborted || run.status === 'stopped') return;
       const node: WorkflowNode = run.workflow.nodes.find((n) => n.id === current)!;
       const started = await this.#startNode(run, node, previous);
       switch (node.type) {
         case 'start': {
-          const inputs = { ...defaultsOf(node), ...run.inputs };
-          run.pool.set('sys', { user_id: run.user, workflow_run_id: run.id, workflow_id: run.workflow.id, app_id: run.app.id });
-          await this.#finishNode(run, started, inputs);
+          const defaults = Object.fromEntries(node.variables.map((v) => [v.variable, v.default]));
+          await this.#finishNode(run, started, { ...defaults, ...run.inputs });
           break;
         }
         case 'llm': {
           const text = this.#substitute(run, node.text);
-          for (let i = 0; i < text.length; i += node.chunk_size) {
-            if (node.chunk_delay_ms) await delay(node.chunk_delay_ms);
-            await this.#emit(run, {
-              event: 'text_chunk',
-              data: { text: text.slice(i, i + node.chunk_size), from_variable_selector: [node.id, 'text'] },
-            });
+          // A Chatflow's LLM text reaches the chat through its answer nodes; only workflows stream it.
+          if (!run.chat) {
+            await this.#stream(run, text, node, (chunk) => ({ event: 'text_chunk', data: { text: chunk, from_variable_selector: [node.id, 'text'] } }));
           }
-          run.totalTokens += Math.ceil(text.length / 4);
+          run.totalTokens += tokensOf(text);
           await this.#finishNode(run, started, { text });
+          break;
+        }
+        case 'answer': {
+          const text = this.#substitute(run, node.answer);
+          const message = run.chat?.message;
+          await this.#stream(run, text, node, (chunk) => {
+            if (message) message.answer += chunk;
+            return { event: 'message', id: message?.id ?? '', answer: chunk, from_variable_selector: [node.id, 'answer'] };
+          });
+          await this.#finishNode(run, started, { answer: text });
           break;
         }
         case 'human-input':
@@ -162,8 +254,17 @@ export class WorkflowEngine {
         }
       }
       previous = current;
-      current = run.workflow.edges.find((e) => e.source === current && !e.source_handle)?.target;
-      if (!current) await this.#finishWorkflow(run, {});
+      current = this.#next(run, current);
+      if (!current) await this.#finishWorkflow(run, this.#chatOutputs(run));
+    }
+  }
+
+  /** Emits `text` in chunks at the node's pace. */
+  async #stream(run: Run, text: string, pace: { chunk_size: number; chunk_delay_ms: number }, event: (chunk: string) => Emittable): Promise<void> {
+    for (let i = 0; i < text.length; i += pace.chunk_size) {
+      if (pace.chunk_delay_ms) await delay(pace.chunk_delay_ms, run.abort.signal);
+      if (run.status === 'stopped') return;
+      await this.#emit(run, event(text.slice(i, i + pace.chunk_size)));
     }
   }
 
@@ -176,7 +277,12 @@ export class WorkflowEngine {
       node_id: node.id,
       node_title: node.title,
       form_content: this.#substitute(run, node.form_content),
-      inputs: node.inputs,
+      inputs: node.inputs.map((input) =>
+        // A select whose options come from a variable shows the variable's live values.
+        input.type === 'select' && input.option_source.type === 'variable'
+          ? { ...input, option_source: { ...input.option_source, value: toStringList(this.#lookup(run, input.option_source.selector)) } }
+          : input,
+      ),
       actions: node.user_actions,
       display_in_ui: node.delivery === 'web_app',
       form_token: token,
@@ -189,21 +295,19 @@ export class WorkflowEngine {
     form.timer.unref?.();
     run.status = 'paused';
     run.pausedOn = form.id;
-    await this.#emit(run, { event: 'human_input_required', data: request });
-    await this.#emit(run, {
-      event: 'workflow_paused',
-      data: {
-        workflow_run_id: run.id,
-        paused_nodes: [node.id],
-        outputs: {},
-        reasons: [{ TYPE: 'human_input_required', ...request }],
-        status: 'paused',
-        created_at: run.createdAt,
-        elapsed_time: elapsedSeconds(run),
-        total_tokens: run.totalTokens,
-        total_steps: run.totalSteps,
-      },
+    run.chat?.message.extraContents.push({
+      type: 'human_input',
+      workflow_run_id: run.id,
+      submitted: false,
+      form_definition: request,
+      form_submission_data: null,
     });
+    await this.#emit(run, { event: 'human_input_required', data: request });
+    await this.#emit(run, { event: 'workflow_paused', data: this.pausedData(run, form) });
+  }
+
+  #extraContent(run: Run, form: HumanInputForm): HumanInputExtraContent | undefined {
+    return run.chat?.message.extraContents.find((c) => c.form_definition.form_id === form.id);
   }
 
   #defaults(run: Run, node: HumanInputNode): Record<string, string> {
@@ -221,7 +325,7 @@ export class WorkflowEngine {
     const data: NodeStartedData = {
       id: uuid(),
       node_id: node.id,
-      node_type: node.type === 'human-input' ? 'human-input' : node.type,
+      node_type: node.type,
       title: node.title,
       index: run.totalSteps,
       predecessor_node_id: predecessor,
@@ -251,16 +355,18 @@ export class WorkflowEngine {
     await this.#emit(run, { event: 'node_finished', data });
   }
 
-  async #finishWorkflow(run: Run, outputs: Record<string, unknown>): Promise<void> {
-    run.status = 'succeeded';
+  async #finishWorkflow(run: Run, outputs: Record<string, unknown>, status: 'succeeded' | 'stopped' = 'succeeded'): Promise<void> {
+    if (run.finishedEvent || (status === 'succeeded' && run.status === 'stopped')) return;
+    run.status = status;
     run.outputs = outputs;
+    run.error = status === 'stopped' ? STOPPED_ERROR : null;
     run.finishedAt = nowSeconds();
     const data: WorkflowFinishedData = {
       id: run.id,
       workflow_id: run.workflow.id,
-      status: 'succeeded',
+      status,
       outputs,
-      error: null,
+      error: run.error,
       elapsed_time: elapsedSeconds(run),
       total_tokens: run.totalTokens,
       total_steps: run.totalSteps,
@@ -270,41 +376,55 @@ export class WorkflowEngine {
       exceptions_count: 0,
       files: [],
     };
-    run.finishedEvent = this.#envelope(run, { event: 'workflow_finished', data });
-    await this.#emit(run, { event: 'workflow_finished', data });
+    // A late `/events` request gets this one frame with task_id = run id and no conversation fields.
+    run.finishedEvent = { event: 'workflow_finished', task_id: run.id, workflow_run_id: run.id, data };
+    if (run.chat) {
+      const { message } = run.chat;
+      message.answerTokens = tokensOf(message.answer);
+      message.latency = elapsedSeconds(run);
+      await this.#emit(run, {
+        event: 'message_end',
+        id: message.id,
+        metadata: { usage: usage(message.messageTokens, message.answerTokens, message.latency), retriever_resources: [] },
+        files: [],
+      }, true);
+    }
+    await this.#emit(run, { event: 'workflow_finished', data }, true);
   }
 
-  /** A failure inside a run ends it with `workflow_finished(failed)` and an in-stream `error`. */
+  #chatOutputs(run: Run): Record<string, unknown> {
+    return run.chat ? { answer: run.chat.message.answer } : {};
+  }
+
+  /** A failure inside a run ends it with an in-stream `error`. */
   async #guard(run: Run, body: () => Promise<void>): Promise<void> {
     try {
       await body();
     } catch (error) {
       if (run.abort.signal.aborted) return;
+      console.error('[service] run failed:', error);
       run.status = 'failed';
       run.error = (error as Error).message;
       run.finishedAt = nowSeconds();
+      if (run.chat) {
+        run.chat.message.status = 'error';
+        run.chat.message.error = run.error;
+      }
       await this.#emit(run, {
         event: 'error',
         code: 'internal_server_error',
         status: 500,
         message: 'Internal Server Error, please contact support.',
-      }).catch(() => undefined);
+      }, true).catch(() => undefined);
     }
   }
 
-  #envelope(run: Run, event: Emittable): RunEvent {
-    // Field order as the real service writes it: event, task_id, workflow_run_id, then the payload.
-    return Object.assign({ event: event.event, task_id: run.taskId, workflow_run_id: run.id }, event) as RunEvent;
-  }
-
-  async #emit(run: Run, event: Emittable): Promise<void> {
+  /** Publishes an event; once a run is stopped only its closing events (`final`) go out. */
+  async #emit(run: Run, event: Emittable, final = false): Promise<void> {
     const latency = this.#options.latencyMs?.() ?? 0;
-    if (latency > 0) await delay(latency);
-    if (run.abort.signal.aborted) return;
-    const full = this.#envelope(run, event);
-    // The real service's error event carries no task_id.
-    if (full.event === 'error') delete full.task_id;
-    run.topic.publish(full);
+    if (latency > 0) await delay(latency, run.abort.signal);
+    if (run.abort.signal.aborted || (run.status === 'stopped' && !final)) return;
+    run.topic.publish(this.envelope(run, event));
   }
 
   #substitute(run: Run, template: string): string {
@@ -313,10 +433,19 @@ export class WorkflowEngine {
 
   #lookup(run: Run, selector: string[]): unknown {
     const [nodeId, ...path] = selector;
-    let value: unknown = run.pool.get(nodeId ?? '');
+    let value: unknown;
+    if (nodeId === 'conversation' && run.chat) {
+      value = Object.fromEntries(run.chat.conversation.variables.map((v) => [v.name, v.value]));
+    } else {
+      value = run.pool.get(nodeId ?? '');
+    }
     for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
     return value;
   }
+}
+
+function toStringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map((v) => stringifyValue(v)) : [];
 }
 
 function finishedShell(started: NodeStartedData): NodeFinishedData {
@@ -334,9 +463,3 @@ function finishedShell(started: NodeStartedData): NodeFinishedData {
     files: [],
   };
 }
-
-function defaultsOf(node: Extract<WorkflowNode, { type: 'start' }>): Record<string, unknown> {
-  return Object.fromEntries(node.variables.map((v) => [v.variable, v.default]));
-}
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,6 @@
 /** The state of one workflow run, kept server-side whether or not a client is connected. */
 import type { NodeFinishedData, NodeStartedData, RunEvent, WorkflowStatus } from '../../protocol/index.js';
+import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
 import type { FixtureApp, FixtureWorkflow } from '../fixture.js';
 import { RunTopic } from './topic.js';
 
@@ -8,6 +9,12 @@ export interface NodeExecution {
   started: NodeStartedData;
   /** Absent while the node runs (or waits for a form). */
   finished?: NodeFinishedData;
+}
+
+/** What a Chatflow run answers into: its conversation and the message being answered. */
+export interface ChatTarget {
+  readonly conversation: ConversationRecord;
+  readonly message: MessageRecord;
 }
 
 export interface Run {
@@ -19,6 +26,8 @@ export interface Run {
   readonly inputs: Record<string, unknown>;
   readonly createdAt: number;
   readonly startedMs: number;
+  /** Set for Chatflow runs: events carry the conversation envelope and answers go to the message. */
+  readonly chat: ChatTarget | null;
   status: WorkflowStatus;
   finishedAt: number | null;
   outputs: Record<string, unknown> | null;
@@ -28,7 +37,7 @@ export interface Run {
   /** Node outputs by node id, for `{{#node.var#}}` references. */
   readonly pool: Map<string, Record<string, unknown>>;
   readonly executions: NodeExecution[];
-  /** The form token (or id, for email-only nodes) the run is paused on. */
+  /** The id of the form the run is paused on. */
   pausedOn: string | null;
   readonly topic: RunTopic;
   /** The last `workflow_finished` event, answered alone to a late `/events` request. */
@@ -36,7 +45,7 @@ export interface Run {
   readonly abort: AbortController;
 }
 
-export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' | 'user' | 'inputs'>): Run {
+export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' | 'user' | 'inputs' | 'chat'>): Run {
   const now = Date.now();
   return {
     ...init,
@@ -61,3 +70,6 @@ export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' |
 export function elapsedSeconds(run: Run): number {
   return Math.round((Date.now() - run.startedMs) / 10) / 100;
 }
+
+/** True once the run can no longer change. */
+export const isOver = (run: Run): boolean => run.status === 'succeeded' || run.status === 'failed' || run.status === 'stopped';

@@ -1,0 +1,97 @@
+/**
+ * Checks shared by the app routes: which app modes a route serves, `user`, and query values,
+ * failing with the real service's codes and messages (pydantic-style text for shape errors).
+ */
+import type { AppMode } from '../protocol/index.js';
+import { DEFAULT_USER } from './end-users.js';
+import { ApiError, badParam, NOT_FOUND_TEXT } from './errors.js';
+import type { FixtureApp } from './fixture.js';
+
+const MODE_MESSAGE = 'Please check if your app mode matches the right API route.';
+
+export const CHAT_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat', 'agent'];
+/** The seed's availability table. */
+export const FEEDBACK_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat', 'completion'];
+export const VARIABLE_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat'];
+export const WORKFLOW_MODES: readonly AppMode[] = ['workflow', 'advanced-chat'];
+
+export function requireMode(app: FixtureApp, modes: readonly AppMode[], code: 'not_chat_app' | 'not_workflow_app' | 'not_completion_app' = 'not_chat_app'): void {
+  if (!modes.includes(app.mode)) throw new ApiError(400, code, MODE_MESSAGE);
+}
+
+/** `user` where a route makes it optional: the shared `DEFAULT-USER` when omitted. */
+export function optionalUser(value: unknown): string {
+  if (value === undefined || value === null || value === '') return DEFAULT_USER;
+  if (typeof value !== 'string') throw badParam('Arg user must be provided.');
+  return value;
+}
+
+/** A pydantic `ValidationError` as the real service renders it: 400 `invalid_param`. */
+export function validationError(model: string, issues: { loc: string; msg: string }[]): ApiError {
+  const head = `${issues.length} validation error${issues.length > 1 ? 's' : ''} for ${model}`;
+  return badParam([head, ...issues.flatMap((i) => [i.loc, `  ${i.msg}`])].join('\n'));
+}
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** Path parts the real routes declare as `<uuid:…>`: anything else is an unknown URL. */
+export function uuidParams(params: Record<string, string>, ...names: string[]): void {
+  for (const name of names) {
+    if (!UUID_PATTERN.test(params[name] ?? '')) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
+  }
+}
+
+/** Query values, validated like the real service's query models. */
+export class QueryReader {
+  readonly #issues: { loc: string; msg: string }[] = [];
+
+  constructor(
+    readonly model: string,
+    readonly params: URLSearchParams,
+  ) {}
+
+  /** An integer in `[min, max]`, `fallback` when absent. */
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.params.get(name);
+    if (raw === null || raw === '') return fallback;
+    if (!/^-?\d+$/.test(raw.trim())) {
+      this.#issues.push({ loc: name, msg: 'Input should be a valid integer, unable to parse string as an integer' });
+      return fallback;
+    }
+    const value = Number(raw);
+    if (value < min) this.#issues.push({ loc: name, msg: `Input should be greater than or equal to ${min}` });
+    else if (value > max) this.#issues.push({ loc: name, msg: `Input should be less than or equal to ${max}` });
+    return value;
+  }
+
+  /** A UUID, or null when absent or empty. */
+  uuid(name: string): string | null {
+    const raw = this.params.get(name);
+    if (!raw) return null;
+    if (!UUID_PATTERN.test(raw)) this.#issues.push({ loc: name, msg: 'Input should be a valid UUID' });
+    return raw;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.params.get(name);
+    if (raw === null) return fallback;
+    if (!allowed.includes(raw as T)) {
+      this.#issues.push({ loc: name, msg: `Input should be ${allowed.slice(0, -1).map((a) => `'${a}'`).join(', ')} or '${allowed.at(-1)}'` });
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  string(name: string): string | null {
+    return this.params.get(name);
+  }
+
+  issue(loc: string, msg: string): void {
+    this.#issues.push({ loc, msg });
+  }
+
+  /** Throws the collected problems, if any. */
+  done(): void {
+    if (this.#issues.length) throw validationError(this.model, this.#issues);
+  }
+}

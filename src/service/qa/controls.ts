@@ -1,0 +1,46 @@
+/**
+ * Fault injection for QA: latency, streams cut short, remote file fetches that fail. Set from
+ * the command line at start and changed at run time through the loopback-only `/_qa` endpoint.
+ */
+export interface QaSettings {
+  /** Delay before every response and before every run event, in milliseconds. */
+  latencyMs: number;
+  /** Close every new event stream after this many events (pings not counted); null: never. */
+  cutStreamAfter: number | null;
+  /** Make every `remote_url` fetch fail, so submissions naming one are rejected. */
+  failRemoteFetch: boolean;
+  /** How long a `remote_url` fetch may take before it counts as failed. */
+  remoteFetchTimeoutMs: number;
+}
+
+export const DEFAULT_QA_SETTINGS: QaSettings = { latencyMs: 0, cutStreamAfter: null, failRemoteFetch: false, remoteFetchTimeoutMs: 5000 };
+
+export class QaControls {
+  settings: QaSettings;
+  /** Cuts that apply to the streams of one run only: run id → events before the cut. */
+  readonly #runCuts = new Map<string, number>();
+
+  constructor(initial: Partial<QaSettings> = {}) {
+    this.settings = { ...DEFAULT_QA_SETTINGS, ...initial };
+  }
+
+  /** Events a new stream of `runId` may carry before it is cut, or undefined for no cut. */
+  cutFor(runId: string | undefined): number | undefined {
+    const own = runId ? this.#runCuts.get(runId) : undefined;
+    return own ?? this.settings.cutStreamAfter ?? undefined;
+  }
+
+  cutRun(runId: string, after: number | null): void {
+    if (after === null) this.#runCuts.delete(runId);
+    else this.#runCuts.set(runId, after);
+  }
+
+  get runCuts(): Record<string, number> {
+    return Object.fromEntries(this.#runCuts);
+  }
+
+  reset(initial: QaSettings): void {
+    this.settings = { ...initial };
+    this.#runCuts.clear();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The QA admin endpoint, under `/_qa` beside the API and answered only to loopback callers:
+ * read the state, change the fault settings, cut one run's streams, expire a form now, reset.
+ */
+import type { ServiceContext } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { json, readJsonObject } from '../http.js';
+import type { Router } from '../router.js';
+import type { QaSettings } from './controls.js';
+
+export interface QaHooks {
+  /** Forgets every run, form, conversation, upload and end user; settings go back to their start values. */
+  reset(): void;
+}
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+export function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && LOOPBACK.test(address);
+}
+
+const SETTING_CHECKS: Record<keyof QaSettings, (v: unknown) => boolean> = {
+  latencyMs: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 60_000,
+  cutStreamAfter: (v) => v === null || (Number.isInteger(v) && (v as number) >= 1),
+  failRemoteFetch: (v) => typeof v === 'boolean',
+  remoteFetchTimeoutMs: (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 120_000,
+};
+
+const SETTING_HINTS: Record<keyof QaSettings, string> = {
+  latencyMs: 'an integer from 0 to 60000',
+  cutStreamAfter: 'null or an integer of at least 1',
+  failRemoteFetch: 'a boolean',
+  remoteFetchTimeoutMs: 'an integer from 1 to 120000',
+};
+
+export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
+  router.on('GET', '/state', (_r, _p, _u, { qa, engine, conversations: _c }) =>
+    json({
+      settings: qa.settings,
+      run_cuts: qa.runCuts,
+      runs: [...engine.runs.values()].map((run) => ({
+        id: run.id,
+        task_id: run.taskId,
+        app: run.app.key,
+        user: run.user,
+        status: run.status,
+        paused_form: run.pausedOn ? formSummary(engine.forms.byId(run.pausedOn)) : null,
+      })),
+    }),
+  );
+
+  router.on('PATCH', '/settings', async (request, _p, _u, { qa }) => {
+    const body = await readJsonObject(request);
+    const next = { ...qa.settings };
+    for (const [key, value] of Object.entries(body)) {
+      const check = SETTING_CHECKS[key as keyof QaSettings];
+      if (!check) throw new ApiError(400, 'invalid_param', `Unknown setting "${key}"; known: ${Object.keys(SETTING_CHECKS).join(', ')}`);
+      if (!check(value)) throw new ApiError(400, 'invalid_param', `${key} must be ${SETTING_HINTS[key as keyof QaSettings]}`);
+      (next as Record<string, unknown>)[key] = value;
+    }
+    qa.settings = next;
+    return json(qa.settings);
+  });
+
+  router.on('POST', '/runs/:run_id/cut-stream', async (request, { run_id }, _u, { qa, engine }) => {
+    const { after } = await readJsonObject(request);
+    if (!engine.runs.has(run_id!)) throw notFound('Workflow run not found');
+    if (!SETTING_CHECKS.cutStreamAfter(after)) throw new ApiError(400, 'invalid_param', `after must be ${SETTING_HINTS.cutStreamAfter}`);
+    qa.cutRun(run_id!, after as number | null);
+    return json({ run_id, after });
+  });
+
+  router.on('POST', '/forms/:form/expire', (_r, { form: key }, _u, { engine }) => {
+    const form = engine.forms.byTokenOrId(key!);
+    if (!form) throw notFound('Form not found');
+    if (form.status !== 'waiting') throw new ApiError(409, 'form_not_waiting', `The form is ${form.status}; only a waiting form can expire.`);
+    engine.timeOut(form);
+    return json(formSummary(form));
+  });
+
+  router.on('POST', '/reset', () => {
+    hooks.reset();
+    return json({ result: 'success' });
+  });
+}
+
+function formSummary(form: ReturnType<ServiceContext['engine']['forms']['byId']>) {
+  return form ? { form_id: form.id, form_token: form.token, node_id: form.node.id, status: form.status, expiration_time: form.request.expiration_time } : null;
+}

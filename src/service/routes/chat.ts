@@ -1,0 +1,145 @@
+/**
+ * Messages: `POST /chat-messages` (Chatflow, Chatbot, Agent, Legacy Agent) and
+ * `POST /completion-messages` (Text Generator), streaming or blocking, and their stop routes
+ * (dify-wire.md §3.2, §4).
+ */
+import type { RunEvent, RunEventName } from '../../protocol/index.js';
+import { authenticateApp } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
+import { ApiError, badParam } from '../errors.js';
+import type { FixtureApp } from '../fixture.js';
+import { json, readJsonObject, requireUser } from '../http.js';
+import { CHAT_MODES, requireMode, UUID_PATTERN, validationError } from '../params.js';
+import type { Router } from '../router.js';
+import { checkRunInputs } from '../run-inputs.js';
+import { elapsedSeconds, type Run } from '../runs/run.js';
+import type { ReplyTask } from '../runs/reply.js';
+import { usage } from '../runs/usage.js';
+import { liveStream, untilTerminal } from './streams.js';
+import { checkPinnedWorkflow } from './workflows.js';
+
+const CHATFLOW_TERMINAL: readonly RunEventName[] = ['workflow_finished', 'workflow_paused', 'error'];
+const REPLY_TERMINAL: readonly RunEventName[] = ['message_end', 'error'];
+
+export function chatRoutes(router: Router<ServiceContext>): void {
+  router.on('POST', '/chat-messages', async (request, _p, _u, context) => {
+    const app = authenticateApp(request, context.fixture);
+    const body = await readJsonObject(request);
+    const user = requireUser(body.user);
+    requireMode(app, CHAT_MODES, 'not_chat_app');
+    const query = body.query;
+    if (typeof query !== 'string') {
+      throw validationError('ChatRequestPayload', [{ loc: 'query', msg: query === undefined ? 'Field required' : 'Input should be a valid string' }]);
+    }
+    const streaming = responseMode(body.response_mode);
+    if (!streaming && app.mode === 'agent') throw new ApiError(400, 'bad_request', 'Agent App only supports streaming response mode.');
+    if (!streaming && app.mode === 'agent-chat') throw badParam('Agent Chat App does not support blocking mode');
+    if (app.mode === 'advanced-chat' && typeof body.workflow_id === 'string') checkPinnedWorkflow(app, body.workflow_id);
+    const conversation = openConversation(context, app, user, body, query);
+    const message = context.conversations.addMessage(conversation, { query, inputs: conversation.inputs });
+    if (app.mode === 'advanced-chat') return chatflow(context, app, user, conversation, message, streaming);
+    return reply(context, app, user, conversation, message, streaming);
+  });
+
+  router.on('POST', '/completion-messages', async (request, _p, _u, context) => {
+    const app = authenticateApp(request, context.fixture);
+    const body = await readJsonObject(request);
+    const user = requireUser(body.user);
+    requireMode(app, ['completion'], 'not_completion_app');
+    const inputs = checkRunInputs(app, body.inputs);
+    const query = typeof body.query === 'string' ? body.query : '';
+    const streaming = responseMode(body.response_mode);
+    // The real service keeps completion messages in conversations of their own, never listed.
+    const conversation = context.conversations.create(app, user, inputs, query, false);
+    const message = context.conversations.addMessage(conversation, { query, inputs });
+    return reply(context, app, user, conversation, message, streaming);
+  });
+
+  for (const [path, modes, code] of [
+    ['/chat-messages/:task_id/stop', CHAT_MODES, 'not_chat_app'],
+    ['/completion-messages/:task_id/stop', ['completion'], 'not_completion_app'],
+  ] as const) {
+    router.on('POST', path, async (request, { task_id }, _u, { fixture, engine, replies }) => {
+      const app = authenticateApp(request, fixture);
+      const user = requireUser((await readJsonObject(request)).user);
+      requireMode(app, modes, code);
+      // Like the real service, a stop for someone else's (or no) task changes nothing and still succeeds.
+      const task = replies.get(task_id!);
+      if (task && task.app.id === app.id && task.user === user) replies.stop(task);
+      const run = engine.byTask(task_id!);
+      if (run && run.app.id === app.id && run.user === user) engine.stop(run);
+      return json({ result: 'success' });
+    });
+  }
+}
+
+function responseMode(value: unknown): boolean {
+  if (value === undefined || value === null || value === 'blocking') return false;
+  if (value === 'streaming') return true;
+  throw validationError('ChatRequestPayload', [{ loc: 'response_mode', msg: "Input should be 'blocking' or 'streaming'" }]);
+}
+
+/** The conversation a message goes to: the one named (the user's own), or a new one. */
+function openConversation(context: ServiceContext, app: FixtureApp, user: string, body: Record<string, unknown>, query: string): ConversationRecord {
+  const id = body.conversation_id;
+  if (id !== undefined && id !== null && id !== '') {
+    if (typeof id !== 'string' || !UUID_PATTERN.test(id)) {
+      throw validationError('ChatRequestPayload', [{ loc: 'conversation_id', msg: 'Input should be a valid UUID' }]);
+    }
+    const conversation = context.conversations.get(app.id, user, id);
+    if (body.inputs !== undefined) checkRunInputs(app, body.inputs);
+    return conversation;
+  }
+  if (body.inputs === undefined) throw validationError('ChatRequestPayload', [{ loc: 'inputs', msg: 'Field required' }]);
+  const inputs = checkRunInputs(app, body.inputs);
+  const autoName = body.auto_generate_name === undefined ? true : body.auto_generate_name === true;
+  return context.conversations.create(app, user, inputs, query, autoName);
+}
+
+async function chatflow(context: ServiceContext, app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, streaming: boolean): Promise<Response> {
+  const { engine } = context;
+  const run = engine.create(app, user, conversation.inputs, { conversation, message });
+  if (streaming) return liveStream(context, run.topic, CHATFLOW_TERMINAL, { runId: run.id, start: () => engine.execute(run, message.query) });
+  const last = await untilTerminal(run.topic, CHATFLOW_TERMINAL, () => engine.execute(run, message.query));
+  if (last.event === 'error') throw new ApiError(500, 'internal_server_error', last.message);
+  return json(last.event === 'workflow_paused' ? pausedBody(run, message, last) : messageBody(app, run.taskId, message));
+}
+
+async function reply(context: ServiceContext, app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, streaming: boolean): Promise<Response> {
+  const { replies } = context;
+  const task: ReplyTask = replies.create(app, user, conversation, message);
+  if (streaming) return liveStream(context, task.topic, REPLY_TERMINAL, { start: () => replies.execute(task) });
+  const last = await untilTerminal(task.topic, REPLY_TERMINAL, () => replies.execute(task));
+  if (last.event === 'error') throw new ApiError(500, 'internal_server_error', last.message);
+  return json(messageBody(app, task.taskId, message));
+}
+
+function messageBody(app: FixtureApp, taskId: string, message: MessageRecord): Record<string, unknown> {
+  return {
+    event: 'message',
+    task_id: taskId,
+    id: message.id,
+    message_id: message.id,
+    ...(app.mode === 'completion' ? {} : { conversation_id: message.conversationId }),
+    mode: app.mode === 'completion' ? 'completion' : app.mode,
+    answer: message.answer,
+    metadata: { usage: usage(message.messageTokens, message.answerTokens, message.latency), retriever_resources: [] },
+    created_at: Math.floor(message.createdMs / 1000),
+  };
+}
+
+/** A Chatflow that paused: the message answer so far plus the pause (flattening UNCONFIRMED). */
+function pausedBody(run: Run, message: MessageRecord, paused: Extract<RunEvent, { event: 'workflow_paused' }>): Record<string, unknown> {
+  return {
+    ...messageBody(run.app, run.taskId, message),
+    event: 'workflow_paused',
+    workflow_run_id: run.id,
+    status: 'paused',
+    paused_nodes: paused.data.paused_nodes,
+    reasons: paused.data.reasons,
+    elapsed_time: elapsedSeconds(run),
+    total_tokens: run.totalTokens,
+    total_steps: run.totalSteps,
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * `POST /files/upload` (multipart, dify-wire.md §6): one `file` part and a `user` field, size
+ * limits per kind from the app's `system_parameters`, the real checks in the real order, and the
+ * 201 answer. Also the signed `source_url` the answer carries.
+ */
+import Busboy from 'busboy';
+import { Readable } from 'node:stream';
+import type { UploadedFile } from '../../protocol/index.js';
+import { authenticateApp } from '../auth.js';
+import type { ServiceContext } from '../context.js';
+import { ApiError, badParam, notFound } from '../errors.js';
+import type { FixtureApp } from '../fixture.js';
+import { BLOCKED_EXTENSIONS, extensionOf, fileTypeOf, mimeTypeOf } from '../files/file-types.js';
+import { json } from '../http.js';
+import { nowSeconds, uuid } from '../ids.js';
+import { optionalUser } from '../params.js';
+import type { Router } from '../router.js';
+
+const MB = 1024 * 1024;
+const INVALID_FILENAME = /[/\\:*?"<>|]/;
+
+interface Part {
+  filename: string | undefined;
+  mimeType: string;
+  bytes: Uint8Array;
+  size: number;
+  /** Set when the part grew past the largest limit and its bytes were dropped. */
+  truncated: boolean;
+}
+
+export function fileRoutes(router: Router<ServiceContext>): void {
+  router.on('POST', '/files/upload', async (request, _p, url, { fixture, uploads, endUsers }) => {
+    const app = authenticateApp(request, fixture);
+    const limits = app.parameters.system_parameters;
+    const ceiling = Math.max(limits.file_size_limit, limits.image_file_size_limit, limits.audio_file_size_limit, limits.video_file_size_limit) * MB;
+    const { files, fields } = await readMultipart(request, ceiling);
+    const user = optionalUser(fields.user);
+    if (files.length === 0 && fields.file === undefined) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
+    if (files.length + (fields.file === undefined ? 0 : 1) > 1) throw new ApiError(400, 'too_many_files', 'Only one file is allowed.');
+    const part = files[0];
+    // A `file` part without a filename arrives as a plain field.
+    if (!part || !part.filename) throw new ApiError(400, 'filename_not_exists_error', 'The specified filename does not exist.');
+    if (INVALID_FILENAME.test(part.filename)) throw badParam('Filename contains invalid characters');
+    const extension = extensionOf(part.filename);
+    const mimeType = part.mimeType === 'application/octet-stream' || part.mimeType === 'text/plain' ? (mimeTypeOf(extension) ?? part.mimeType) : part.mimeType;
+    const limit = sizeLimit(app, fileTypeOf(extension, mimeType));
+    if (part.truncated || part.size > limit) {
+      throw new ApiError(413, 'file_too_large', `File size exceeded. ${part.size} > ${limit}`);
+    }
+    if (BLOCKED_EXTENSIONS.has(extension)) throw badParam(`File extension '.${extension}' is not allowed for security reasons`);
+    const id = uuid();
+    const view: UploadedFile = {
+      id,
+      reference: null,
+      name: part.filename,
+      size: part.size,
+      extension,
+      mime_type: mimeType,
+      created_by: endUsers.idOf(app.id, user),
+      created_at: nowSeconds(),
+      preview_url: null,
+      source_url: `${url.origin}${uploads.signedPreviewPath(id)}`,
+      original_url: null,
+      user_id: null,
+      tenant_id: fixture.tenant_id,
+      conversation_id: null,
+      file_key: null,
+    };
+    uploads.add({ view, appId: app.id, user, bytes: part.bytes });
+    return json(view, 201);
+  });
+}
+
+/** `GET /files/{id}/file-preview?timestamp&nonce&sign`: the bytes behind a signed `source_url`. */
+export function previewFile(context: ServiceContext, id: string, url: URL): Response {
+  const record = context.uploads.verifyPreview(id, url.searchParams);
+  if (!record) throw notFound('File not found or signature is invalid.');
+  return new Response(record.bytes, {
+    headers: {
+      'Content-Type': record.view.mime_type,
+      'Content-Length': String(record.bytes.byteLength),
+      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(record.view.name)}`,
+    },
+  });
+}
+
+function sizeLimit(app: FixtureApp, type: string): number {
+  const limits = app.parameters.system_parameters;
+  const mb = type === 'image' ? limits.image_file_size_limit : type === 'audio' ? limits.audio_file_size_limit : type === 'video' ? limits.video_file_size_limit : limits.file_size_limit;
+  return mb * MB;
+}
+
+/** Parses the multipart body with busboy; a part larger than `ceiling` is counted, not kept. */
+async function readMultipart(request: Request, ceiling: number): Promise<{ files: Part[]; fields: Record<string, string> }> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data/i.test(contentType) || !request.body) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > ceiling + MB) throw new ApiError(413, 'file_too_large', `File size exceeded. ${declared} > ${ceiling}`);
+  const files: Part[] = [];
+  const fields: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    let parser: Busboy.Busboy;
+    try {
+      parser = Busboy({ headers: { 'content-type': contentType }, preservePath: true, limits: { fileSize: ceiling, files: 5, fields: 20, fieldSize: 64 * 1024 } });
+    } catch (error) {
+      return reject(badParam(`Invalid multipart body: ${(error as Error).message}`));
+    }
+    parser.on('file', (name, stream, info) => {
+      if (name !== 'file') return stream.resume();
+      const part: Part = { filename: info.filename, mimeType: info.mimeType, bytes: new Uint8Array(), size: 0, truncated: false };
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        part.size += chunk.length;
+        chunks.push(chunk);
+      });
+      stream.on('limit', () => (part.truncated = true));
+      stream.on('end', () => (part.bytes = Buffer.concat(chunks)));
+      files.push(part);
+    });
+    parser.on('field', (name, value) => (fields[name] = value));
+    parser.on('close', resolve);
+    parser.on('error', (error: Error) => reject(badParam(`Invalid multipart body: ${error.message}`)));
+    Readable.fromWeb(request.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(parser);
+  });
+  return { files, fields };
+}

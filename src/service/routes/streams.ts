@@ -1,0 +1,36 @@
+/** Serving a run's topic: as an event stream (with QA cuts), or awaited for a blocking answer. */
+import type { RunEvent, RunEventName } from '../../protocol/index.js';
+import type { ServiceContext } from '../context.js';
+import type { RunTopic } from '../runs/topic.js';
+import { eventStreamResponse } from '../sse-response.js';
+
+/** A live stream of `topic`; `start` runs once the subscription exists, so nothing is missed. */
+export function liveStream(
+  context: ServiceContext,
+  topic: RunTopic,
+  terminal: readonly RunEventName[],
+  options: { runId?: string; initial?: RunEvent[]; start?: () => void } = {},
+): Response {
+  const response = eventStreamResponse({
+    initial: options.initial,
+    subscribe: (send) => topic.subscribe(send),
+    isTerminal: (e) => terminal.includes(e.event),
+    pingIntervalMs: context.pingIntervalMs,
+    cutAfter: context.qa.cutFor(options.runId),
+  });
+  options.start?.();
+  return response;
+}
+
+/** Waits for the first terminal event, collecting what a blocking answer needs. */
+export function untilTerminal(topic: RunTopic, terminal: readonly RunEventName[], start: () => void): Promise<RunEvent> {
+  return new Promise((resolve) => {
+    const detach = topic.subscribe((event) => {
+      if (terminal.includes(event.event)) {
+        detach();
+        resolve(event);
+      }
+    });
+    start();
+  });
+}
