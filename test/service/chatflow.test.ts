@@ -1,0 +1,134 @@
+/**
+ * Chatflow: answer nodes stream into the conversation, human input pauses the chat message, the
+ * resumed run finishes the answer, and the message history shows the form (`extra_contents`).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { AppClient } from '../../src/client/index.js';
+import type { ChatPausedBlockingResponse, RunEvent, RunEventOf } from '../../src/protocol/index.js';
+import { drain, find, KEYS, live, openEvents, outline, rejects, startApp, type Harness } from './app-helpers.js';
+
+let h: Harness;
+let cf: AppClient;
+before(async () => {
+  h = await startApp();
+  cf = h.client(KEYS.chatflow);
+});
+after(() => h.close());
+
+const answerOf = (events: RunEvent[]) => events.filter((e): e is RunEventOf<'message'> => e.event === 'message').map((e) => e.answer).join('');
+
+describe('a Chatflow message that needs approval', () => {
+  const user = 'rosa';
+  let events: RunEvent[];
+  before(async () => {
+    events = await drain(cf.streamChatMessage({ query: 'Where is my order?', inputs: {}, user }));
+  });
+
+  test('streams the draft as messages, then pauses with the chat envelope', () => {
+    assert.deepEqual(outline(events), [
+      'workflow_started', 'node_started:start', 'node_finished:start', 'node_started:draft_reply', 'node_finished:draft_reply',
+      'node_started:draft_answer', 'message', 'node_finished:draft_answer', 'node_started:approve_reply', 'human_input_required', 'workflow_paused',
+    ]);
+    const started = find(events, 'workflow_started');
+    assert.deepEqual(Object.keys(started), ['event', 'conversation_id', 'message_id', 'created_at', 'task_id', 'workflow_run_id', 'data']);
+    const message = find(events, 'message');
+    // Message events carry no workflow_run_id.
+    assert.deepEqual(Object.keys(message), ['event', 'conversation_id', 'message_id', 'created_at', 'task_id', 'id', 'answer', 'from_variable_selector']);
+    for (const e of live(events)) assert.equal(e.message_id, message.message_id);
+    assert.match(answerOf(events), /^Here is a draft answer to “Where is my order\?”: Your order for Ada Lovelace left our warehouse/);
+    const required = find(events, 'human_input_required');
+    assert.deepEqual(required.data.resolved_default_values, { wording: 'Your order for Ada Lovelace left our warehouse yesterday and should arrive within two days.' });
+  });
+
+  test('the history shows the open form as an extra content; submitting finishes the answer', async () => {
+    const required = find(events, 'human_input_required');
+    const conversationId = required.conversation_id!;
+    let [message] = (await cf.listMessages({ conversation_id: conversationId, user })).data;
+    assert.equal(message!.extra_contents.length, 1);
+    const extra = message!.extra_contents[0]!;
+    assert.equal(extra.type, 'human_input');
+    assert.equal(extra.submitted, false);
+    assert.equal(extra.workflow_run_id, required.workflow_run_id);
+    assert.equal(extra.form_definition.form_token, required.data.form_token);
+    assert.equal(extra.form_submission_data, null);
+
+    const stream = await openEvents(cf, required.workflow_run_id!, { user });
+    await cf.submitForm(required.data.form_token!, { inputs: { tone: 'formal', wording: 'It arrives Friday.' }, action: 'send', user });
+    const resumed = await drain(stream);
+    assert.deepEqual(outline(resumed), [
+      'workflow_started', 'node_started:approve_reply', 'human_input_form_filled', 'node_finished:approve_reply',
+      'node_started:sent_answer', 'message', 'node_finished:sent_answer', 'message_end', 'workflow_finished',
+    ]);
+    const end = find(resumed, 'message_end');
+    assert.equal(end.id, required.message_id);
+    assert.ok(!('workflow_run_id' in end));
+    assert.equal(answerOf(resumed), 'Sent (formal): It arrives Friday.');
+    const finished = find(resumed, 'workflow_finished');
+    assert.equal(finished.conversation_id, conversationId);
+
+    [message] = (await cf.listMessages({ conversation_id: conversationId, user })).data;
+    assert.equal(message!.answer, answerOf(events) + 'Sent (formal): It arrives Friday.');
+    assert.equal(message!.extra_contents[0]!.submitted, true);
+    assert.equal(message!.extra_contents[0]!.form_submission_data!.action_id, 'send');
+    assert.deepEqual(finished.data.outputs, { answer: message!.answer });
+  });
+
+  test('a reopened stream replays the answer so far (message_replace) with the conversation fields', async () => {
+    const paused = await drain(cf.streamChatMessage({ query: 'Second question', inputs: {}, user }));
+    const required = find(paused, 'human_input_required');
+    const replay = await drain(cf.workflowEvents(required.workflow_run_id!, { user, include_state_snapshot: true }));
+    const replace = find(replay, 'message_replace');
+    assert.equal(replace.answer, answerOf(paused));
+    assert.equal(replace.conversation_id, required.conversation_id);
+    assert.equal(find(replay, 'workflow_started').message_id, required.message_id);
+    assert.equal(replay.at(-1)!.event, 'workflow_paused');
+  });
+});
+
+describe('Chatflow scenarios', () => {
+  test('blocking mode answers the paused body', async () => {
+    const body = (await cf.sendChatMessage({ query: 'Blocked?', inputs: {}, user: 'sol' })) as ChatPausedBlockingResponse;
+    assert.equal(body.event, 'workflow_paused');
+    assert.equal(body.status, 'paused');
+    assert.equal(body.mode, 'advanced-chat');
+    assert.deepEqual(body.paused_nodes, ['approve_reply']);
+    assert.equal(body.reasons[0]!.TYPE, 'human_input_required');
+    assert.match(body.answer, /^Here is a draft answer/);
+    assert.ok(body.conversation_id && body.workflow_run_id && body.message_id);
+  });
+
+  test('chat answers at once; the conversation variables feed the answer', async () => {
+    const body = await cf.sendChatMessage({ query: 'Quick one', inputs: { scenario: 'chat' }, user: 'sol' });
+    assert.equal(body.event, 'message');
+    assert.equal(body.answer, 'You asked: “Quick one”. Ada Lovelace, your order left our warehouse yesterday.');
+    // The conversation keeps its inputs; the next message runs the same scenario.
+    const next = await cf.sendChatMessage({ query: 'Again', inputs: {}, user: 'sol', conversation_id: body.conversation_id });
+    assert.equal(next.event, 'message');
+    await rejects(cf.sendChatMessage({ query: 'x', inputs: { scenario: 'nope' }, user: 'sol' }), 400, 'invalid_param', "scenario in input form must be one of the following: ['review', 'full', 'chat']");
+  });
+
+  test('full: the form of every input type, the timeout branch, and two consecutive forms', async () => {
+    const events = await drain(cf.streamChatMessage({ query: 'Refund please', inputs: { scenario: 'full' }, user: 'tia' }));
+    const required = find(events, 'human_input_required');
+    assert.equal(required.data.node_id, 'ticket');
+    assert.deepEqual(required.data.inputs.map((i) => i.type), ['paragraph', 'paragraph', 'select', 'file', 'file', 'file-list']);
+    assert.deepEqual(required.data.actions.map((a) => a.button_style), ['primary', 'default', 'accent', 'ghost']);
+    const stream = await openEvents(cf, required.workflow_run_id!, { user: 'tia' });
+    await h.raw('POST', `/_qa/forms/${required.data.form_token}/expire`, { key: null });
+    const resumed = await drain(stream);
+    assert.ok(outline(resumed).includes('human_input_form_timeout'));
+    assert.equal(answerOf(resumed), 'Nobody filled in the ticket in time.');
+    assert.equal(resumed.at(-1)!.event, 'workflow_finished');
+  });
+
+  test('stop ends a paused Chatflow with message_end and workflow_finished(stopped)', async () => {
+    const events = await drain(cf.streamChatMessage({ query: 'Stop me', inputs: {}, user: 'uma' }));
+    const required = find(events, 'human_input_required');
+    const stream = await openEvents(cf, required.workflow_run_id!, { user: 'uma', continue_on_pause: true });
+    await cf.stopChatMessage(required.task_id!, 'uma');
+    const rest = await drain(stream);
+    assert.deepEqual(outline(rest), ['message_end', 'workflow_finished']);
+    assert.equal(find(rest, 'workflow_finished').data.status, 'stopped');
+  });
+});
