@@ -1,4 +1,8 @@
 /** The relay a host backend mounts so the API key stays on the server. Runs on Node and edge runtimes. */
-export { createRelay, type Relay, type RelayOptions, type CreateSessionInput } from './relay.js';
-export { RELAY_ROUTES, type RelayRoute } from './routes.js';
-export type { SessionGrant } from '../protocol/index.js';
+export { createRelay, type Relay, type RelayOptions, type RelayLogEntry, type CreateSessionInput } from './relay.js';
+export { RELAY_ROUTES, type RelayRoute, type UserPlacement } from './routes.js';
+export type { SessionAuthenticator, SessionIdentity } from './session-endpoint.js';
+export type { CorsOptions } from './cors.js';
+export { MemoryRateLimitStore, type RateLimitStore, type RateLimitCount, type RateLimitOptions } from './rate-limit.js';
+export { MAX_SESSION_TTL_SECONDS } from './session-token.js';
+export type { SessionGrant, SessionRequest } from '../protocol/index.js';

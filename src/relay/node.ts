@@ -1,11 +1,66 @@
-/** Mounts the relay (or any fetch handler) in Node's http server, Express or Connect. */
+/**
+ * Mounting the relay and its session endpoint in Node's http server, Express or Connect: the
+ * relay's web-standard handlers behind `(req, res)` listeners (through @hono/node-server), with
+ * what those frameworks do to a request undone.
+ */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Relay } from './relay.js';
+import type { SessionIdentity } from './session-endpoint.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-/** A `(req, res)` listener for the relay's proxy, streaming both ways. */
-export function toNodeListener(handler: Pick<Relay, 'fetch'>): NodeListener {
-  return getRequestListener((request) => handler.fetch(request)) as NodeListener;
+type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** The host's authentication on Node: the user for a signed-in `req` (Express's `req.user`, a cookie…), or `null`. */
+export type NodeSessionAuthenticator = (
+  req: IncomingMessage,
+  asked: { runId?: string },
+) => SessionIdentity | string | null | undefined | Promise<SessionIdentity | string | null | undefined>;
+
+type FrameworkRequest = IncomingMessage & { originalUrl?: string; _body?: boolean; body?: unknown; rawBody?: Buffer };
+
+/** A `(req, res)` listener for the relay (or any fetch handler), streaming both ways. */
+export function toNodeListener(handler: Pick<Relay, 'fetch'> | FetchHandler): NodeListener {
+  const handle: FetchHandler = typeof handler === 'function' ? handler : (request) => handler.fetch(request);
+  return adopting(getRequestListener((request) => handle(request)) as NodeListener);
+}
+
+/**
+ * The session endpoint as a `(req, res)` listener, for hosts whose authentication lives on the
+ * Node request (Express middleware, sessions): `app.post('/api/session', requireLogin,
+ * toNodeSessionListener(relay, (req) => req.user?.id))`.
+ */
+export function toNodeSessionListener(relay: Pick<Relay, 'sessionHandler'>, authenticate: NodeSessionAuthenticator): NodeListener {
+  const listener = getRequestListener((request, env) => relay.sessionHandler((_request, asked) => authenticate(env.incoming as IncomingMessage, asked))(request));
+  return adopting(listener as NodeListener);
+}
+
+function adopting(listener: NodeListener): NodeListener {
+  return async (req: FrameworkRequest, res) => {
+    const refusal = adopt(req);
+    if (refusal) {
+      res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      res.end(JSON.stringify({ code: 'internal_server_error', message: refusal, status: 500 }));
+      return;
+    }
+    await listener(req, res);
+  };
+}
+
+/** Undoes what a framework did to `req` before the relay saw it; answers why not when it can't. */
+function adopt(req: FrameworkRequest): string | undefined {
+  // Express and Connect strip the mount path from `req.url` under `app.use(path, …)`; the relay
+  // matches on the full path (its `basePath`), which they keep in `originalUrl`.
+  if (typeof req.originalUrl === 'string') req.url = req.originalUrl;
+  // `_body` is body-parser 1's mark (Express 4); `readableDidRead` catches any consumer.
+  if ((req._body === true || req.readableDidRead) && req.rawBody === undefined) {
+    // A body parser ran first and consumed the stream. A parsed JSON body can be sent on as JSON
+    // again (the relay rewrites it anyway); anything else is gone.
+    if (req.body === undefined || !/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      return 'A body parser consumed this request before the relay: mount the relay before express.urlencoded() and similar parsers.';
+    }
+    req.rawBody = Buffer.from(JSON.stringify(req.body ?? {}));
+  }
+  return undefined;
 }

@@ -1,20 +1,26 @@
 /**
  * The relay a host backend mounts: a web-standard `fetch(request) => Response` handler that
  * checks a session token, lets only browser-safe operations through, injects the API key and
- * the session's `user`, and streams answers back untouched. It holds no state, so any number of
- * instances can sit behind a load balancer.
+ * the session's `user`, and streams answers (and uploads) through without holding them. Its only
+ * state is the optional in-memory rate-limit counter, which a shared store replaces when several
+ * instances sit behind a load balancer.
  */
 import type { SessionGrant } from '../protocol/index.js';
+import { declaredLength, parseJsonObject, readLimited } from './body.js';
+import { CorsPolicy, type CorsOptions } from './cors.js';
 import { relayError } from './errors.js';
+import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from './multipart.js';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { matchRoute, type RelayRoute } from './routes.js';
-import { SessionSigner, type SessionClaims } from './session-token.js';
+import { createSessionHandler, grantResponse, type SessionAuthenticator } from './session-endpoint.js';
+import { sessionInputProblem, SessionSigner, type SessionClaims } from './session-token.js';
 
 export interface RelayOptions {
   /** Upstream API base, e.g. `https://api.dify.ai/v1` or the embedded service's URL. */
   upstreamUrl: string;
   /** The app's API key. It never leaves the server. */
   apiKey: string;
-  /** Session signing secret(s), at least 32 characters; the first signs, all verify. */
+  /** Session signing secret(s), at least 32 characters; the first signs, all verify (rotation). */
   secret: string | readonly string[];
   /** Audience the sessions are bound to; give each app its own. Default `default`. */
   app?: string;
@@ -22,18 +28,33 @@ export interface RelayOptions {
   basePath?: string;
   /** The relay URL handed to browsers; default `basePath`. */
   publicUrl?: string;
-  /** Session lifetime; default 15 minutes. */
+  /** Session lifetime; default 15 minutes, at most a day. */
   sessionTtlSeconds?: number;
   /** Largest JSON body let through; default 1 MiB. */
   maxJsonBodyBytes?: number;
+  /** Largest upload let through, enforced while it streams; default 15 MiB. */
+  maxUploadBytes?: number;
+  /** CORS for pages on other origins; off by default (same-origin mounting needs none). */
+  cors?: CorsOptions;
+  /** Per-session request limit; default 600 requests a minute in memory. `false` turns it off. */
+  rateLimit?: RateLimitOptions | false;
+  /** Where the relay reports trouble (never with tokens, keys or paths' ids); default `console.warn`. */
+  log?: (entry: RelayLogEntry) => void;
   /** The fetch used upstream (tests, instrumentation). */
   fetch?: typeof fetch;
+}
+
+export interface RelayLogEntry {
+  level: 'warn' | 'error';
+  /** `upstream_unavailable`, `upstream_auth_failed`, `rate_limit_store_failed`. */
+  code: string;
+  message: string;
 }
 
 export interface CreateSessionInput {
   /** The end user, decided by the host backend's own authentication. Never taken from the browser. */
   user: string;
-  /** Bind the session to one run. */
+  /** Bind the session to one run: it reaches only that run's events and cannot start runs. */
   runId?: string;
   ttlSeconds?: number;
 }
@@ -45,10 +66,15 @@ export interface Relay {
   createSession(input: CreateSessionInput): Promise<SessionGrant>;
   /** The session endpoint's answer: the grant as JSON, never cached. */
   sessionResponse(input: CreateSessionInput): Promise<Response>;
+  /**
+   * A whole session endpoint around the host's own authentication: `POST` with `{}` or
+   * `{run_id}` → `{token, expires_at, relay_url}`; 401 when `authenticate` answers `null`.
+   */
+  sessionHandler(authenticate: SessionAuthenticator): (request: Request) => Promise<Response>;
 }
 
-const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'last-event-id'];
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering'];
+const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering', 'retry-after'];
 
 export function createRelay(options: RelayOptions): Relay {
   const signer = new SessionSigner(options.secret);
@@ -56,29 +82,64 @@ export function createRelay(options: RelayOptions): Relay {
   const basePath = (options.basePath ?? '').replace(/\/$/, '');
   const upstream = options.upstreamUrl.replace(/\/$/, '');
   const ttl = options.sessionTtlSeconds ?? 15 * 60;
+  const ttlProblem = sessionInputProblem('user', undefined, ttl);
+  if (ttlProblem) throw new Error(ttlProblem);
+  if (!options.apiKey) throw new Error('The relay needs the app API key.');
   const maxJson = options.maxJsonBodyBytes ?? 1024 * 1024;
+  const maxUpload = options.maxUploadBytes ?? 15 * 1024 * 1024;
+  const cors = new CorsPolicy(options.cors);
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? {});
+  const log = options.log ?? ((entry: RelayLogEntry) => console.warn(`[relay] ${entry.message}`));
   const upstreamFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
 
   async function createSession(input: CreateSessionInput): Promise<SessionGrant> {
-    if (typeof input.user !== 'string' || !input.user) throw new Error('createSession needs the user your backend authenticated.');
-    const { token, expiresAt } = await signer.sign({ user: input.user, app, runId: input.runId }, input.ttlSeconds ?? ttl);
+    const ttlSeconds = input.ttlSeconds ?? ttl;
+    const problem = sessionInputProblem(input.user, input.runId, ttlSeconds);
+    if (problem) throw new Error(problem);
+    const { token, expiresAt } = await signer.sign({ user: input.user, app, runId: input.runId }, ttlSeconds);
     return { token, expires_at: expiresAt, relay_url: options.publicUrl ?? (basePath || '/') };
   }
 
-  async function proxy(request: Request): Promise<Response> {
+  async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
       return relayError(404, 'not_found', 'No such relay route.');
     }
+    const verdict = cors.check(request);
+    const withCors = (response: Response): Response => {
+      if (verdict.kind === 'none') return response;
+      for (const [name, value] of verdict.headers) {
+        if (name === 'vary') response.headers.append('Vary', value);
+        else response.headers.set(name, value);
+      }
+      return response;
+    };
+    if (verdict.kind === 'denied') return withCors(relayError(403, 'cors_origin_denied', 'This origin may not call the relay.'));
+    if (request.method === 'OPTIONS' && cors.enabled) {
+      if (verdict.kind !== 'allowed') return relayError(403, 'cors_origin_denied', 'A preflight needs an Origin the relay allows.');
+      return new Response(null, { status: 204, headers: cors.preflightHeaders(verdict.headers) });
+    }
+    return withCors(await proxy(request, url));
+  }
+
+  async function proxy(request: Request, url: URL): Promise<Response> {
     const path = url.pathname.slice(basePath.length) || '/';
     const matched = matchRoute(request.method, path);
     if (!matched) return relayError(404, 'not_found', 'No such relay route.');
+    const { route, match } = matched;
 
     const claims = await authenticate(request);
     if (claims instanceof Response) return claims;
-    const { route, match } = matched;
-    if (route.runParam !== undefined && claims.runId && match[route.runParam] !== claims.runId) {
+    if (claims.runId && route.startsRun) return relayError(403, 'forbidden', 'This session is bound to one run and cannot start another.');
+    if (claims.runId && route.runParam !== undefined && match[route.runParam] !== claims.runId) {
       return relayError(403, 'forbidden', 'This session is bound to another run.');
+    }
+    if (limiter) {
+      const limited = await limiter.check(claims);
+      if (limited.ok === false) {
+        return relayError(429, 'rate_limited', 'Too many requests for this session; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
+      }
+      if (limited.ok === 'unknown') log({ level: 'error', code: 'rate_limit_store_failed', message: 'The rate-limit store failed; the request was let through.' });
     }
 
     const target = new URL(upstream + path);
@@ -92,25 +153,69 @@ export function createRelay(options: RelayOptions): Relay {
     }
     headers.set('Authorization', `Bearer ${options.apiKey}`);
 
-    const body = await outgoingBody(request, route, claims.user);
+    const body = await outgoingBody(request, route, claims.user, headers);
     if (body instanceof Response) return body;
+    const multipart = body && typeof body !== 'string' ? body : undefined;
 
+    const aborter = new AbortController();
     let answer: Response;
     try {
-      answer = await upstreamFetch(target, { method: request.method, headers, body, signal: request.signal });
+      answer = await upstreamFetch(target, {
+        method: request.method,
+        headers,
+        body: multipart ? multipart.body : body,
+        signal: AbortSignal.any([request.signal, aborter.signal]),
+        // The API never redirects, and a relay must not follow one elsewhere. `redirect: 'error'`
+        // (with `window: null`, per the fetch spec) also keeps fetch from cloning the request: a
+        // clone tees a stream body, and the unread branch would hold the whole upload in memory
+        // until it ends (measured on Node 20's fetch; the memory test guards it).
+        redirect: 'error',
+        window: null,
+        // Lets an upload stream upstream as it arrives (Node's fetch needs it for stream bodies).
+        ...(multipart ? { duplex: 'half' } : {}),
+      } as RequestInit);
     } catch (error) {
+      aborter.abort();
+      const refused = multipart?.failure;
+      if (refused) return relayError(refused.status, refused.status === 413 ? 'payload_too_large' : 'invalid_param', refused.message);
       if (request.signal.aborted) return relayError(499, 'upstream_unavailable', 'The client closed the request.');
-      void error;
+      log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason(error)}).` });
       return relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.');
     }
-    const responseHeaders = new Headers();
+    return relayAnswer(answer, route, request.signal);
+  }
+
+  function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Response {
+    if (answer.status === 401) {
+      // The upstream refused the relay's API key. A 401 to the browser would read as "your
+      // session is bad" and send it asking for new sessions in a loop.
+      void answer.body?.cancel();
+      log({ level: 'error', code: 'upstream_auth_failed', message: `The upstream service refused the relay's API key for ${route.method} ${route.name}.` });
+      return relayError(502, 'upstream_unavailable', "The upstream service refused the relay's credentials.");
+    }
+    const contentType = answer.headers.get('content-type') ?? '';
+    if (answer.status >= 400 && !/^application\/(problem\+)?json\b/i.test(contentType)) {
+      // Not the API's {code, message, status} (a proxy's HTML page, say): don't pass it on.
+      void answer.body?.cancel();
+      const code = answer.status >= 500 ? 'upstream_unavailable' : 'unknown';
+      return relayError(answer.status, code, `The upstream service answered ${answer.status} without an error body.`);
+    }
+    const headers = new Headers();
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       const value = answer.headers.get(name);
-      if (value) responseHeaders.set(name, value);
+      if (value) headers.set(name, value);
     }
-    if (!route.streams) responseHeaders.set('Cache-Control', 'no-store');
-    const answerBody = answer.body && route.streams ? endQuietlyOnAbort(answer.body, request.signal) : answer.body;
-    return new Response(answerBody, { status: answer.status, headers: responseHeaders });
+    // fetch has already decoded a compressed body, so its original length no longer holds.
+    if (answer.headers.has('content-encoding')) headers.delete('content-length');
+    if (route.streams) {
+      if (!headers.has('cache-control')) headers.set('Cache-Control', 'no-cache');
+      // Asks a proxy in front of the relay (nginx) not to buffer the stream either.
+      headers.set('X-Accel-Buffering', 'no');
+    } else {
+      headers.set('Cache-Control', 'no-store');
+    }
+    const body = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : null;
+    return new Response(body, { status: answer.status, headers });
   }
 
   async function authenticate(request: Request): Promise<SessionClaims | Response> {
@@ -122,43 +227,52 @@ export function createRelay(options: RelayOptions): Relay {
     return result.claims;
   }
 
-  async function outgoingBody(request: Request, route: RelayRoute, user: string): Promise<string | undefined | Response> {
-    if (request.method === 'GET' || request.method === 'HEAD') return undefined;
+  /** The body to send upstream with the session's `user` in it (setting its Content-Type), or a refusal. */
+  async function outgoingBody(request: Request, route: RelayRoute, user: string, headers: Headers): Promise<string | MultipartRewrite | undefined | Response> {
+    if (route.user === 'multipart') {
+      if (declaredLength(request) > maxUpload) return relayError(413, 'payload_too_large', `The upload exceeds the ${maxUpload} byte limit.`);
+      const boundary = formDataBoundary(request.headers.get('content-type'));
+      if (!boundary || !request.body) return relayError(400, 'invalid_param', 'An upload must be multipart/form-data with a boundary.');
+      const rewrite = rewriteMultipartUser(request.body, boundary, user, { maxBytes: maxUpload });
+      headers.set('Content-Type', rewrite.contentType);
+      return rewrite;
+    }
     if (route.user !== 'json') return undefined;
     const text = await readLimited(request, maxJson);
-    if (text === null) return relayError(413, 'payload_too_large', `Request body exceeds the ${maxJson} byte limit.`);
-    let parsed: unknown = {};
-    if (text.trim()) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return relayError(400, 'invalid_param', 'Invalid JSON payload received or JSON payload is empty.');
-      }
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return relayError(400, 'invalid_param', 'The request body must be a JSON object.');
-    }
-    return JSON.stringify({ ...parsed, user });
+    if (text === null) return relayError(413, 'payload_too_large', `The request body exceeds the ${maxJson} byte limit.`);
+    const parsed = parseJsonObject(text);
+    if (!parsed.ok) return relayError(400, 'invalid_param', parsed.problem);
+    headers.set('Content-Type', 'application/json');
+    return JSON.stringify({ ...parsed.value, user });
   }
 
   return {
-    fetch: proxy,
+    fetch: handle,
     createSession,
     async sessionResponse(input) {
-      const grant = await createSession(input);
-      return new Response(JSON.stringify(grant), {
-        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
-      });
+      return grantResponse(await createSession(input));
+    },
+    sessionHandler(authenticate) {
+      return createSessionHandler(createSession, authenticate);
     },
   };
 }
 
+/** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */
+function failureReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  if (cause && typeof cause.code === 'string') return cause.code;
+  return error instanceof Error ? error.name : 'unknown error';
+}
+
 /**
- * A streamed upstream body that simply ends when the browser leaves: the client's abort also
- * aborts the upstream fetch, and that abort must not surface as a stream error (which Node
- * servers log as a failed response on every closed tab).
+ * An upstream body that simply ends when the browser leaves: the client's abort also aborts the
+ * upstream fetch, and that abort must not surface as a stream error (which Node servers log as a
+ * failed response on every closed tab). An upstream that breaks off while the browser is still
+ * there does surface, so the browser sees a broken stream rather than a clean end; the error is
+ * the relay's own, naming the route template, so whatever the server logs holds no ids or tokens.
  */
-function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal): ReadableStream<Uint8Array> {
+function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal, route: string): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -168,32 +282,11 @@ function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal
         else controller.enqueue(value);
       } catch (error) {
         if (signal.aborted) controller.close();
-        else controller.error(error);
+        else controller.error(new Error(`The upstream stream for ${route} broke off (${failureReason(error)}).`));
       }
     },
     cancel(reason) {
       return reader.cancel(reason);
     },
   });
-}
-
-/** The body as text, or `null` once it passes `limit` bytes (reading stops there). */
-async function readLimited(request: Request, limit: number): Promise<string | null> {
-  if (Number(request.headers.get('content-length') ?? 0) > limit) return null;
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
 }

@@ -1,35 +1,67 @@
 /**
  * The browser-safe operations the relay lets through, under the upstream's own paths, and where
- * each carries `user` (which the relay overwrites with the session's).
+ * each carries `user` (which the relay overwrites with the session's). Everything else is 404;
+ * knowledge routes (`/datasets/**`) are never listed.
  */
-export type UserPlacement = 'query' | 'json' | 'none';
+export type UserPlacement = 'query' | 'json' | 'multipart' | 'none';
 
 export interface RelayRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The path as documented, with `{param}` placeholders; also what logs show instead of real ids and tokens. */
+  name: string;
   pattern: RegExp;
   user: UserPlacement;
-  /** The route streams its answer (SSE): never buffered. */
+  /** The answer streams (SSE, audio): passed on chunk by chunk, never cached. */
   streams?: boolean;
+  /** Starts a run: refused for a session bound to one run. */
+  startsRun?: boolean;
   /** Path parameter holding a run id, checked against a run-bound session. */
   runParam?: number;
 }
 
-const SEGMENT = '([^/]+)';
+/**
+ * One path segment: ids are UUIDs, form tokens 22 letters and digits. Refusing dots, percent
+ * escapes and anything else keeps an encoded `../` or `%2F` from ever reaching an upstream (or a
+ * proxy in front of it) that might decode it.
+ */
+const SEGMENT = '([A-Za-z0-9_-]{1,128})';
 
-/** The allowlist; everything else answers 404. Knowledge routes never pass. */
+function route(method: RelayRoute['method'], name: string, user: UserPlacement, extra: Omit<RelayRoute, 'method' | 'name' | 'pattern' | 'user'> = {}): RelayRoute {
+  const pattern = new RegExp(`^${name.replace(/\{[a-z_]+\}/g, SEGMENT)}$`);
+  return { method, name, pattern, user, ...extra };
+}
+
+/** The allowlist. */
 export const RELAY_ROUTES: readonly RelayRoute[] = [
-  { method: 'POST', pattern: /^\/workflows\/run$/, user: 'json', streams: true },
-  { method: 'GET', pattern: new RegExp(`^/workflow/${SEGMENT}/events$`), user: 'query', streams: true, runParam: 1 },
-  { method: 'GET', pattern: new RegExp(`^/form/human_input/${SEGMENT}$`), user: 'none' },
-  { method: 'POST', pattern: new RegExp(`^/form/human_input/${SEGMENT}$`), user: 'json' },
-  { method: 'GET', pattern: /^\/site$/, user: 'none' },
+  // runs
+  route('POST', '/workflows/run', 'json', { streams: true, startsRun: true }),
+  route('POST', '/chat-messages', 'json', { streams: true, startsRun: true }),
+  route('POST', '/workflows/tasks/{task_id}/stop', 'json'),
+  route('POST', '/chat-messages/{task_id}/stop', 'json'),
+  route('GET', '/workflow/{workflow_run_id}/events', 'query', { streams: true, runParam: 1 }),
+  // human input
+  route('GET', '/form/human_input/{form_token}', 'none'),
+  route('POST', '/form/human_input/{form_token}', 'json'),
+  route('POST', '/files/upload', 'multipart'),
+  // conversations and messages
+  route('GET', '/conversations', 'query'),
+  route('POST', '/conversations/{conversation_id}/name', 'json'),
+  route('DELETE', '/conversations/{conversation_id}', 'json'),
+  route('GET', '/conversations/{conversation_id}/variables', 'query'),
+  route('PUT', '/conversations/{conversation_id}/variables/{variable_id}', 'json'),
+  route('GET', '/messages', 'query'),
+  route('POST', '/messages/{message_id}/feedbacks', 'json'),
+  route('POST', '/text-to-audio', 'json', { streams: true }),
+  // app settings
+  route('GET', '/site', 'none'),
+  route('GET', '/parameters', 'none'),
 ];
 
 export function matchRoute(method: string, path: string): { route: RelayRoute; match: RegExpExecArray } | undefined {
-  for (const route of RELAY_ROUTES) {
-    if (route.method !== method) continue;
-    const match = route.pattern.exec(path);
-    if (match) return { route, match };
+  for (const candidate of RELAY_ROUTES) {
+    if (candidate.method !== method) continue;
+    const match = candidate.pattern.exec(path);
+    if (match) return { route: candidate, match };
   }
   return undefined;
 }

@@ -9,54 +9,73 @@ export interface SessionClaims {
   user: string;
   /** The app (audience) the token is good for. */
   app: string;
-  /** When set, the token only reaches this run's events. */
+  /** A random id per issued session (`jti`): what the rate limit counts by default. */
+  sessionId: string;
+  /** When set, the token only reaches this run's events and cannot start runs. */
   runId?: string;
   expiresAt: number;
 }
 
-export type VerifyResult =
-  | { ok: true; claims: SessionClaims }
-  | { ok: false; code: 'session_invalid' | 'session_expired' | 'session_wrong_audience'; message: string };
+export type SessionErrorCode = 'session_invalid' | 'session_expired' | 'session_wrong_audience';
+
+export type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; code: SessionErrorCode; message: string };
 
 const ISSUER = 'hitl-elements-relay';
+/** Longest lifetime a session may be given; a page asks its session endpoint again long before. */
+export const MAX_SESSION_TTL_SECONDS = 24 * 60 * 60;
+/** Run ids travel in paths; the same shape the allowlist accepts for a path segment. */
+const RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Why a session cannot be issued, or `undefined` when it can. */
+export function sessionInputProblem(user: unknown, runId: unknown, ttlSeconds: number): string | undefined {
+  if (typeof user !== 'string' || !user) return 'createSession needs the user your backend authenticated.';
+  if (user.length > 256 || CONTROL.test(user)) return 'The session user must be at most 256 characters without control characters.';
+  if (runId !== undefined && (typeof runId !== 'string' || !RUN_ID.test(runId))) return 'The run id must be 1 to 128 letters, digits, `-` or `_`.';
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0 || ttlSeconds > MAX_SESSION_TTL_SECONDS) {
+    return `The session lifetime must be a whole number of seconds between 1 and ${MAX_SESSION_TTL_SECONDS}.`;
+  }
+  return undefined;
+}
 
 export class SessionSigner {
   readonly #keys: Uint8Array[];
 
   constructor(secrets: string | readonly string[]) {
     const list = typeof secrets === 'string' ? [secrets] : [...secrets];
-    if (!list.length || list.some((s) => s.length < 32)) {
+    if (!list.length || list.some((s) => typeof s !== 'string' || s.length < 32)) {
       throw new Error('Relay session secrets must each be at least 32 characters long.');
     }
     this.#keys = list.map((s) => new TextEncoder().encode(s));
   }
 
-  async sign(claims: Omit<SessionClaims, 'expiresAt'>, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
+  async sign(claims: { user: string; app: string; runId?: string }, ttlSeconds: number): Promise<{ token: string; expiresAt: number; sessionId: string }> {
     const expiresAt = Math.floor(Date.now() / 1000) + ttlSeconds;
+    const sessionId = crypto.randomUUID();
     const jwt = new SignJWT(claims.runId ? { run: claims.runId } : {})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(ISSUER)
       .setSubject(claims.user)
       .setAudience(claims.app)
+      .setJti(sessionId)
       .setIssuedAt()
       .setExpirationTime(expiresAt);
-    return { token: await jwt.sign(this.#keys[0]!), expiresAt };
+    return { token: await jwt.sign(this.#keys[0]!), expiresAt, sessionId };
   }
 
   async verify(token: string, app: string): Promise<VerifyResult> {
-    let lastFailure: VerifyResult = { ok: false, code: 'session_invalid', message: 'The session token is not valid.' };
+    const invalid: VerifyResult = { ok: false, code: 'session_invalid', message: 'The session token is not valid.' };
+    // A real token is a few hundred bytes; refusing huge ones early spares the HMAC.
+    if (token.length > 4096) return invalid;
     for (const key of this.#keys) {
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: app, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || !payload.sub) return lastFailure;
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: app, algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
+        if (typeof payload.sub !== 'string' || !payload.sub) return invalid;
+        const runId = typeof payload.run === 'string' ? payload.run : undefined;
         return {
           ok: true,
-          claims: {
-            user: payload.sub,
-            app,
-            runId: typeof payload.run === 'string' ? payload.run : undefined,
-            expiresAt: payload.exp ?? 0,
-          },
+          claims: { user: payload.sub, app, sessionId: typeof payload.jti === 'string' ? payload.jti : payload.sub, runId, expiresAt: payload.exp ?? 0 },
         };
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
@@ -68,6 +87,6 @@ export class SessionSigner {
         // A signature failure may just mean another secret signed it: try the next one.
       }
     }
-    return lastFailure;
+    return invalid;
   }
 }

@@ -1,0 +1,94 @@
+/**
+ * A fixed-window request counter per session. The counts live behind `RateLimitStore`, so several
+ * relay instances can share them (a Redis `INCR` + `PEXPIRE` per key implements it in a few
+ * lines); the default keeps them in this process's memory.
+ */
+
+export interface RateLimitCount {
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** When the current window ends, epoch milliseconds. */
+  resetAt: number;
+}
+
+export interface RateLimitStore {
+  /** Counts one request for `key` in its current window of `windowMs` and answers the window's state. */
+  increment(key: string, windowMs: number): Promise<RateLimitCount> | RateLimitCount;
+}
+
+export interface RateLimitOptions {
+  /** Requests allowed per window; default 600. */
+  requests?: number;
+  /** Window length; default 60 seconds. */
+  windowSeconds?: number;
+  /** Where counts live; default an in-memory store (one per relay). */
+  store?: RateLimitStore;
+  /** What is counted together; default each issued session. Return e.g. `user` to share one budget across a user's sessions. */
+  key?: (session: { user: string; sessionId: string; runId?: string }) => string;
+}
+
+/** Counts in this process. Bounded: expired windows are swept, and past `maxKeys` the oldest go. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #windows = new Map<string, RateLimitCount>();
+  readonly #maxKeys: number;
+  #nextSweep = 0;
+
+  constructor(options: { maxKeys?: number } = {}) {
+    this.#maxKeys = options.maxKeys ?? 100_000;
+  }
+
+  increment(key: string, windowMs: number): RateLimitCount {
+    const now = Date.now();
+    if (now >= this.#nextSweep || this.#windows.size >= this.#maxKeys) this.#sweep(now, windowMs);
+    let window = this.#windows.get(key);
+    if (!window || window.resetAt <= now) {
+      this.#windows.delete(key);
+      window = { count: 0, resetAt: now + windowMs };
+      this.#windows.set(key, window);
+    }
+    window.count += 1;
+    return { ...window };
+  }
+
+  get size(): number {
+    return this.#windows.size;
+  }
+
+  #sweep(now: number, windowMs: number): void {
+    this.#nextSweep = now + windowMs;
+    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
+    // Map order is insertion order, and a renewed window is re-inserted: the first keys are the oldest.
+    for (const key of this.#windows.keys()) {
+      if (this.#windows.size < this.#maxKeys) break;
+      this.#windows.delete(key);
+    }
+  }
+}
+
+export type RateLimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number } | { ok: 'unknown'; error: unknown };
+
+export class RateLimiter {
+  readonly #requests: number;
+  readonly #windowMs: number;
+  readonly #store: RateLimitStore;
+  readonly #key: NonNullable<RateLimitOptions['key']>;
+
+  constructor(options: RateLimitOptions) {
+    this.#requests = options.requests ?? 600;
+    this.#windowMs = (options.windowSeconds ?? 60) * 1000;
+    if (!(this.#requests > 0) || !(this.#windowMs > 0)) throw new Error('The rate limit needs a positive number of requests and window.');
+    this.#store = options.store ?? new MemoryRateLimitStore();
+    this.#key = options.key ?? ((session) => session.sessionId);
+  }
+
+  async check(session: { user: string; sessionId: string; runId?: string }): Promise<RateLimitVerdict> {
+    let window: RateLimitCount;
+    try {
+      window = await this.#store.increment(`relay:${this.#key(session)}`, this.#windowMs);
+    } catch (error) {
+      return { ok: 'unknown', error };
+    }
+    if (window.count <= this.#requests) return { ok: true };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)) };
+  }
+}
