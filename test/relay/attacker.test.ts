@@ -48,7 +48,7 @@ interface RawAnswer {
 }
 
 /** Sends `bytes` as they are and reads until the server closes the connection. */
-function raw(bytes: string | Buffer, timeoutMs = 3000): Promise<RawAnswer> {
+function raw(bytes: string | Buffer, timeoutMs = 10_000): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

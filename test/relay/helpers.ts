@@ -165,7 +165,7 @@ export function bearer(token: string): Record<string, string> {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves when `predicate` holds, polling; fails after `timeoutMs`. */
-export async function until(predicate: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+export async function until(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);

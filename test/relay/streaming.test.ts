@@ -27,7 +27,7 @@ after(async () => {
 });
 
 /** A promise with its resolver, failing the test if it is not resolved in time. */
-function gate(what: string, timeoutMs = 3000): { promise: Promise<void>; open(): void } {
+function gate(what: string, timeoutMs = 10_000): { promise: Promise<void>; open(): void } {
   let open!: () => void;
   const promise = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), timeoutMs);
