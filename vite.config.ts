@@ -1,11 +1,54 @@
 /**
  * The script-tag bundle: every element and its dependencies in one minified IIFE that registers
- * the tags when loaded. The ESM package itself is emitted by `tsc -p tsconfig.build.json`.
+ * the tags when loaded, plus one small file per shipped locale beside it (loaded on demand).
+ * The ESM package itself is emitted by `tsc -p tsconfig.build.json`.
  */
-import { defineConfig } from 'vite';
+import { transform as transformCss } from 'lightningcss';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, transformWithOxc, type Plugin } from 'vite';
+
+const src = (path: string) => fileURLToPath(new URL(`src/elements/${path}`, import.meta.url));
+
+/**
+ * Minifies the CSS of Lit `css` templates (the `*styles.ts` modules, which interpolate nothing)
+ * with lightningcss: the bundle has a size budget, and template text is left alone by JS
+ * minifiers.
+ */
+function minifyLitCss(): Plugin {
+  return {
+    name: 'hitl:minify-lit-css',
+    transform(code, id) {
+      if (!id.endsWith('styles.ts')) return undefined;
+      const out = code.replace(/\bcss`([^`$\\]*)`/g, (_, text: string) => {
+        const minified = transformCss({ filename: id, code: Buffer.from(text), minify: true }).code.toString();
+        return `css\`${minified}\``;
+      });
+      return { code: out, map: null };
+    },
+  };
+}
+
+/** Emits `hitl-elements.<locale>.js` for each shipped locale (`src/elements/locales/*.ts`). */
+function localeFiles(): Plugin {
+  return {
+    name: 'hitl:locale-files',
+    async generateBundle() {
+      for (const file of readdirSync(src('locales')).filter((f) => f.endsWith('.ts'))) {
+        const { code } = await transformWithOxc(readFileSync(src(`locales/${file}`), 'utf8'), file);
+        this.emitFile({ type: 'asset', fileName: `hitl-elements.${file.replace(/\.ts$/, '')}.js`, source: code });
+      }
+    },
+  };
+}
 
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  plugins: [minifyLitCss(), localeFiles()],
+  resolve: {
+    // An IIFE cannot split chunks: the bundle loads locales as files beside itself instead.
+    alias: [{ find: /^\.\/locale-loader\.js$/, replacement: src('shared/locale-loader.script.ts') }],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: false,

@@ -4,3 +4,10 @@
  */
 export { HumanInputForm } from './elements/human-input-form/human-input-form.js';
 export * from './elements/human-input-form/events.js';
+export { HitlControl } from './elements/shared/control.js';
+export { HitlParagraph } from './elements/hitl-paragraph/hitl-paragraph.js';
+export { HitlSelect } from './elements/hitl-select/hitl-select.js';
+export { HitlFile, type Uploader } from './elements/hitl-file/hitl-file.js';
+export { HitlFileList } from './elements/hitl-file-list/hitl-file-list.js';
+export { registerTerms, type TermKey, type Terms } from './elements/shared/terms.js';
+export { setTrustedTypesPolicy } from './elements/shared/markdown.js';

@@ -1,12 +1,19 @@
 /** Typed events of `<human-input-form>`; all bubble and cross shadow boundaries. */
-import type { HumanInputFormFilledData, HumanInputRequest, RunEvent, WorkflowFinishedData } from '../../protocol/index.js';
+import type {
+  ErrorBody,
+  HumanInputFormDefinition,
+  HumanInputFormFilledData,
+  HumanInputRequest,
+  RunEvent,
+  WorkflowFinishedData,
+} from '../../protocol/index.js';
 
 const init = { bubbles: true, composed: true };
 
-/** A form is on screen and can be answered. */
+/** A form is on screen and can be answered; `request` is absent for a `form-token` form. */
 export class FormShownEvent extends Event {
   static readonly type = 'form-shown';
-  constructor(readonly form: HumanInputRequest) {
+  constructor(readonly token: string, readonly form: HumanInputFormDefinition, readonly request?: HumanInputRequest) {
     super(FormShownEvent.type, init);
   }
 }
@@ -19,15 +26,29 @@ export class BeforeSubmitEvent extends Event {
   }
 }
 
-/** The service accepted the submission (and later confirmed it with `human_input_form_filled`). */
+/**
+ * The service accepted the submission. The run's `human_input_form_filled` follows as a
+ * `run-event`; `filled` carries it already for a `form-token` form (rendered here).
+ */
 export class SubmittedEvent extends Event {
   static readonly type = 'submitted';
-  constructor(readonly action: string, readonly inputs: Record<string, unknown>, readonly filled?: HumanInputFormFilledData) {
+  constructor(readonly action: string, readonly inputs: Record<string, unknown>, readonly filled?: Partial<HumanInputFormFilledData>) {
     super(SubmittedEvent.type, init);
   }
 }
 
-/** The run reached `workflow_finished`. */
+/**
+ * The form can no longer be answered: its `expiration_time` passed (`local`), or the run
+ * reported `human_input_form_timeout`. Fires once per form.
+ */
+export class TimedOutEvent extends Event {
+  static readonly type = 'timed-out';
+  constructor(readonly expirationTime: number | null, readonly local: boolean) {
+    super(TimedOutEvent.type, init);
+  }
+}
+
+/** The run reached `workflow_finished` (succeeded, failed, stopped…). */
 export class RunFinishedEvent extends Event {
   static readonly type = 'run-finished';
   constructor(readonly result: WorkflowFinishedData) {
@@ -38,12 +59,12 @@ export class RunFinishedEvent extends Event {
 /** Something failed; `error` has `{code, message, status}`. */
 export class FormErrorEvent extends Event {
   static readonly type = 'form-error';
-  constructor(readonly error: { code: string; message: string; status: number }) {
+  constructor(readonly error: ErrorBody) {
     super(FormErrorEvent.type, init);
   }
 }
 
-/** Every raw run event, as it arrives. */
+/** Every raw run event as it arrives (a replayed one that was seen already is not repeated). */
 export class RunEventEvent extends Event {
   static readonly type = 'run-event';
   constructor(readonly event: RunEvent) {
@@ -56,6 +77,7 @@ declare global {
     'form-shown': FormShownEvent;
     'before-submit': BeforeSubmitEvent;
     submitted: SubmittedEvent;
+    'timed-out': TimedOutEvent;
     'run-finished': RunFinishedEvent;
     'form-error': FormErrorEvent;
     'run-event': RunEventEvent;

@@ -1,44 +1,57 @@
-import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import type { AppClient, PreparedRequest } from '../../client/index.js';
+import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { Transport } from '../../client/transport.js';
 import { ServiceError } from '../../client/errors.js';
 import {
+  isErrorBody,
+  readRunEvents,
+  renderWithOutputs,
   splitFormContent,
-  toRunEvent,
   type ErrorBody,
   type FormInput,
   type HumanInputFormDefinition,
-  type HumanInputFormFilledData,
   type HumanInputRequest,
   type RunEvent,
-  type WorkflowFinishedData,
+  type SiteSettings,
 } from '../../protocol/index.js';
-import { markdownToSafeHtml } from '../shared/markdown.js';
+import type { HitlFile } from '../hitl-file/hitl-file.js';
+import { toggleState, type HitlControl } from '../shared/control.js';
+import { renderMarkdown, SLOT_TAG } from '../shared/markdown.js';
 import { SessionSource } from '../shared/session.js';
-import { localeOf, termsFor, type Terms } from '../shared/terms.js';
-import {
-  BeforeSubmitEvent,
-  FormErrorEvent,
-  FormShownEvent,
-  RunEventEvent,
-  RunFinishedEvent,
-  SubmittedEvent,
-} from './events.js';
+import { canonical, format, formatUnit, localeOf, termsFor, type Terms } from '../shared/terms.js';
+import { uploadFile } from '../shared/upload.js';
+import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
 import { styles } from './human-input-form.styles.js';
 
-type Phase = 'idle' | 'loading' | 'ready' | 'submitting' | 'waiting' | 'submitted' | 'not-drivable' | 'finished' | 'failed' | 'error';
+/** What the element is doing: each is a custom state (`:state(ready)`) and a status line. */
+type Phase = 'loading' | 'waiting' | 'ready' | 'submitting' | 'submitted' | 'expired' | 'timeout' | 'taken' | 'undrivable' | 'finished' | 'failed' | 'error';
 
-/** The form as rendered: the paused node's request, refreshed by the form GET. */
-interface ShownForm {
-  request: HumanInputRequest;
-  definition: HumanInputFormDefinition;
+/** The form on screen: its definition, and its content with the inputs in place. */
+interface Shown {
+  token: string;
+  title: string;
+  def: HumanInputFormDefinition;
+  body: HTMLElement;
+  controls: HitlControl[];
 }
 
+/** An answered form: its content as submitted and the chosen action. */
+interface Filled {
+  title: string;
+  body: HTMLElement;
+  action: string;
+}
+
+const INPUT_TAGS: Record<string, string> = { paragraph: 'hitl-paragraph', select: 'hitl-select', file: 'hitl-file', 'file-list': 'hitl-file-list' };
+
+/** The inputs' parts, reachable as `human-input-form::part(…)`. */
+const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,file-size,progress,file-error,file-button,dropzone,choose,url,url-input,url-button,hint';
+
+const seg = encodeURIComponent;
+const formPath = (token: string) => `/form/human_input/${seg(token)}`;
+
 /**
- * Renders the form of a workflow run paused at a human-input node and submits the answer through
- * the host backend's relay, then follows the run as it resumes.
+ * Renders the form of a workflow run paused at a human-input node, submits the answer through
+ * the host backend's relay, and follows the run as it resumes and pauses again.
  *
  * @summary A workflow's human-input step, embeddable anywhere.
  * @tag human-input-form
@@ -46,298 +59,472 @@ interface ShownForm {
  * @fires form-shown - A form is on screen (`FormShownEvent`).
  * @fires before-submit - Cancelable, before a submission (`BeforeSubmitEvent`).
  * @fires submitted - The service accepted the submission (`SubmittedEvent`).
+ * @fires timed-out - The form expired, or the run timed it out (`TimedOutEvent`).
  * @fires run-finished - The run reached `workflow_finished` (`RunFinishedEvent`).
  * @fires form-error - A failure, with `{code, message, status}` (`FormErrorEvent`).
- * @fires run-event - Every raw run event (`RunEventEvent`).
+ * @fires run-event - Every raw run event; replays are not repeated (`RunEventEvent`).
  *
  * @csspart container - The outer box.
- * @csspart title - The node title.
- * @csspart content - A run of the form's Markdown.
- * @csspart field - An input with its label.
- * @csspart label - An input's label.
- * @csspart input - An input control.
+ * @csspart form - The form being answered.
+ * @csspart title - A form's title (the node title).
+ * @csspart countdown - The time left to answer.
+ * @csspart fields - The group of content, inputs and actions.
+ * @csspart content - A form's Markdown content, inputs in place.
  * @csspart actions - The row of action buttons.
- * @csspart action - An action button.
+ * @csspart action - An action button; also `action-primary`, `action-default`, `action-accent`, `action-ghost`.
+ * @csspart filled - An answered form.
+ * @csspart chosen - The action chosen for it.
  * @csspart status - The announced status line.
  * @csspart error - An error message.
  * @csspart retry - The retry button.
+ * @csspart label - An input's label; its other parts likewise: `input`, `input-error`, `files`, `file`, `file-name`, `file-size`, `progress`, `file-error`, `file-button`, `dropzone`, `choose`, `url`, `url-input`, `url-button`, `hint`.
  *
- * @cssproperty --hitl-accent - Accent colour (primary buttons, focus rings).
+ * @cssproperty --hitl-accent - Accent colour (primary buttons, focus rings); default the app's `chat_color_theme`.
  * @cssproperty --hitl-accent-contrast - Text colour on the accent.
  * @cssproperty --hitl-border-color - Borders of the box and the inputs.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
  * @cssproperty --hitl-background - Background of the box.
+ * @cssproperty --hitl-input-background - Background of the inputs.
+ * @cssproperty --hitl-button-background - Background of non-primary buttons.
  * @cssproperty --hitl-font - Font shorthand.
  * @cssproperty --hitl-color - Text colour.
- * @cssproperty --hitl-muted-color - Colour of the status line.
+ * @cssproperty --hitl-muted-color - Colour of the status line, countdown and hints.
  * @cssproperty --hitl-error-color - Colour of error messages.
- * @cssproperty --hitl-button-background - Background of non-primary buttons.
+ *
+ * @cssstate loading - Getting a session, starting or opening the run.
+ * @cssstate waiting - The run is working; nothing to answer.
+ * @cssstate ready - A form can be answered.
+ * @cssstate submitting - A submission is in flight.
+ * @cssstate submitted - The service accepted the submission.
+ * @cssstate expired - The form's time is up.
+ * @cssstate timeout - The run took the form's timeout branch.
+ * @cssstate taken - The form was submitted elsewhere.
+ * @cssstate undrivable - The form is answered by email, not here.
+ * @cssstate finished - The run finished.
+ * @cssstate failed - The run failed.
+ * @cssstate error - Something went wrong; a retry button is shown.
  */
 export class HumanInputForm extends LitElement {
   static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    sessionUrl: { attribute: 'session-url' },
+    runId: { attribute: 'run-id' },
+    formToken: { attribute: 'form-token' },
+    inputs: { type: Object },
+    labels: { type: Object },
+    draftStorage: { attribute: 'draft-storage' },
+  };
 
   /** URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`). */
-  @property({ attribute: 'session-url' }) sessionUrl = '';
-
+  sessionUrl = '';
   /** Follow this run instead of starting one. */
-  @property({ attribute: 'run-id' }) runId = '';
-
+  runId = '';
+  /** Show this one form (a standalone form page) instead of following a run. */
+  formToken = '';
   /** Inputs of the run the element starts. */
-  @property({ type: Object }) inputs: Record<string, unknown> = {};
+  inputs: Record<string, unknown> = {};
+  /** Labels by input name (`output_variable_name`), over those found in the content. */
+  labels: Record<string, string> = {};
+  /** Where typed values wait for a reload: `local` (default), `session` or `none`. */
+  draftStorage: 'local' | 'session' | 'none' = 'local';
 
-  @state() private phase: Phase = 'idle';
-  @state() private form: ShownForm | undefined;
-  @state() private values: Record<string, string> = {};
-  @state() private filled: HumanInputFormFilledData | undefined;
-  @state() private result: WorkflowFinishedData | undefined;
-  @state() private failure: ErrorBody | undefined;
-  @state() private formError: string | undefined;
-
-  #client: AppClient | undefined;
-  #currentRun = '';
+  readonly #internals = this.attachInternals();
+  #phase: Phase = 'loading';
+  #form: Shown | undefined;
+  #filled: Filled[] = [];
+  #alert = '';
+  #site: SiteSettings | undefined;
+  #api: Transport | undefined;
+  #run = '';
   #abort = new AbortController();
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#abort.abort();
-  }
+  /** Settles once the run's events stream is attached. */
+  #open: Promise<void> | undefined;
+  /** Keys of events seen, so a replay after a reconnect renders nothing twice. */
+  #seen = new Set<string>();
+  #ended = false;
+  /** Reconnects in a row that brought nothing new. */
+  #tries = 0;
+  #timer = 0;
+  /** The user acted here, so focus may follow the state. */
+  #acted = false;
+  /** What to focus after the next render: an element, or a selector. */
+  #focus: HTMLElement | string = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.hasUpdated && this.sessionUrl) void this.start();
+    this.#timer = window.setInterval(() => this.#tick(), 1000);
+    if (this.hasUpdated) void this.#connect();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.#timer);
+    this.#abort.abort();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('sessionUrl') || changed.has('runId')) && this.sessionUrl && this.isConnected) void this.start();
+    if (changed.has('sessionUrl') || changed.has('runId') || changed.has('formToken')) void this.start();
   }
 
-  /** (Re)starts: follows `run-id`, or starts a run with `inputs`. */
-  async start(): Promise<void> {
-    this.#abort.abort();
-    const abort = (this.#abort = new AbortController());
-    this.phase = 'loading';
-    this.form = undefined;
-    this.filled = undefined;
-    this.result = undefined;
-    this.failure = undefined;
-    try {
-      this.#client = await SessionSource.for(this.sessionUrl).client();
-      if (abort.signal.aborted) return;
-      if (this.runId) {
-        this.#currentRun = this.runId;
-        await this.#stream(await this.#client.prepareWorkflowEvents(this.runId, { user: '', include_state_snapshot: true }), abort.signal);
-      } else {
-        // The relay sets `user` from the session; whatever is sent here is overwritten.
-        await this.#stream(await this.#client.prepareStreamWorkflow({ inputs: this.inputs, user: '' }), abort.signal);
-      }
-      if (!abort.signal.aborted && this.phase === 'loading') {
-        this.#fail({ code: 'unknown', message: this.#terms.error, status: 0 });
-      }
-    } catch (error) {
-      if (!abort.signal.aborted) this.#fail(toErrorBody(error));
-    }
+  protected override updated(): void {
+    const focus = this.#focus;
+    const target = typeof focus === 'string' ? focus && this.renderRoot.querySelector<HTMLElement>(focus) : focus;
+    this.#focus = '';
+    // After the inputs' own updates, so an input just enabled again can take focus.
+    if (target) setTimeout(() => target.focus());
   }
 
-  /** Submits the current values with the given action. */
+  /** Starts over: follows `run-id`, opens `form-token`, or starts a run with `inputs`. */
+  start(): Promise<void> {
+    this.#run = this.runId;
+    this.#ended = false;
+    this.#form = undefined;
+    this.#filled = [];
+    this.#seen.clear();
+    return this.#connect();
+  }
+
+  /** Checks every input, then submits the values with the action `actionId`. */
   async submit(actionId: string): Promise<void> {
-    const form = this.form;
-    if (!form || this.phase !== 'ready' || !this.#client) return;
-    const token = form.request.form_token!;
-    const inputs = this.#collectValues(form.definition.inputs);
+    const form = this.#form;
+    if (!form || this.#phase !== 'ready') return;
+    this.#acted = true;
+    const invalid = form.controls.find((c) => !c.reportValidity());
+    if (invalid) return this.#problem(this.#terms.fix, invalid);
+    const inputs = Object.fromEntries(form.controls.map((c) => [c.name, c.value]));
     if (!this.dispatchEvent(new BeforeSubmitEvent(actionId, inputs))) return;
-    this.phase = 'submitting';
-    this.formError = undefined;
+    this.#set('submitting');
     const signal = this.#abort.signal;
-    // Follow the run before submitting: events are only delivered to listeners already attached,
-    // so opening the stream afterwards could miss the resumption.
-    const follow = new AbortController();
-    signal.addEventListener('abort', () => follow.abort(), { once: true });
     try {
-      let opened!: () => void;
-      const open = new Promise<void>((resolve) => (opened = resolve));
-      const streaming = this.#stream(await this.#client.prepareWorkflowEvents(this.#currentRun, { user: '' }), follow.signal, opened);
-      await Promise.race([open, streaming]);
-      await this.#client.submitForm(token, { inputs: inputs as never, action: actionId, user: '' }, signal);
-      this.phase = 'waiting';
-      this.dispatchEvent(new SubmittedEvent(actionId, inputs));
-      await streaming;
+      // Events reach only listeners already attached: follow the run before it resumes.
+      await this.#open;
+      await this.#api!.json('POST', formPath(form.token), { json: { inputs, action: actionId, user: '' }, signal });
     } catch (error) {
-      follow.abort();
-      if (signal.aborted) return;
-      const body = toErrorBody(error);
-      this.phase = 'ready';
-      this.formError = body.message;
-      this.dispatchEvent(new FormErrorEvent(body));
+      if (!signal.aborted) this.#rejected(toErrorBody(error), form);
+      return;
     }
+    this.#draft(form.token, null);
+    const action = form.def.user_actions.find((a) => a.id === actionId)!;
+    let filled;
+    if (this.formToken) {
+      // A standalone form has no run to follow: show what the service records.
+      filled = { node_title: form.title, rendered_content: renderWithOutputs(form.def.form_content, form.def.inputs, inputs), action_id: actionId, action_text: action.title };
+      this.#addFilled(form.title, filled.rendered_content, action.title);
+      this.#form = undefined;
+      this.#ended = true;
+    }
+    // The run's `human_input_form_filled` may have arrived first and moved on.
+    if ((this.#phase as Phase) === 'submitting') this.#set('submitted');
+    this.dispatchEvent(new SubmittedEvent(actionId, inputs, filled));
   }
 
   get #terms(): Terms {
-    return termsFor(localeOf(this));
+    return termsFor(this.#locale, this);
   }
 
-  async #stream(request: PreparedRequest, signal: AbortSignal, onOpen?: () => void): Promise<void> {
-    await fetchEventSource(request.url, {
-      method: request.init.method,
-      headers: request.init.headers,
-      body: request.init.body as string | undefined,
-      signal,
-      openWhenHidden: true,
-      onopen: async (response) => {
-        if (!response.ok) throw await ServiceError.fromResponse(response);
-        onOpen?.();
-      },
-      onmessage: (message) => {
-        const event = toRunEvent(message);
-        if (event) void this.#handle(event, signal);
-      },
-      onerror: (error) => {
-        throw error;
-      },
-    });
+  get #locale(): string {
+    return localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en';
   }
 
-  async #handle(event: RunEvent, signal: AbortSignal): Promise<void> {
+  async #connect(): Promise<void> {
+    if (this.#ended || !this.sessionUrl) return;
+    this.#abort.abort();
+    const { signal } = (this.#abort = new AbortController());
+    this.#set(this.#form ? 'ready' : 'loading');
+    try {
+      const session = SessionSource.for(this.sessionUrl);
+      this.#api = await session.transport();
+      session.site().then(
+        (site) => {
+          this.#site = site;
+          this.requestUpdate();
+        },
+        // Without the app's settings the element keeps its own defaults.
+        () => undefined,
+      );
+      await (this.formToken ? this.#load(this.formToken, signal) : this.#follow(this.#run ? undefined : this.inputs, signal));
+    } catch (error) {
+      if (!signal.aborted) this.#fail(error);
+    }
+  }
+
+  /**
+   * Reads the run's events until it finishes: first from the run's start (`start` holds its
+   * inputs; the relay sets `user`, so the one here only satisfies the shape), then from the
+   * events endpoint with `continue_on_pause` (one stream across consecutive forms) and
+   * `include_state_snapshot` (a dropped stream loses nothing; what was seen is dropped).
+   */
+  async #follow(start: Record<string, unknown> | undefined, signal: AbortSignal): Promise<void> {
+    let failure: unknown = new ServiceError({ code: 'upstream_unavailable', message: this.#terms.error, status: 0 });
+    while (!this.#ended) {
+      let opened!: () => void;
+      this.#open = new Promise((resolve) => (opened = resolve));
+      try {
+        const response = await (start
+          ? this.#api!.send('POST', '/workflows/run', { json: { inputs: start, response_mode: 'streaming', user: '' }, signal })
+          : this.#api!.send('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true }, signal }));
+        opened();
+        if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
+        for await (const event of readRunEvents(response.body!)) this.#event(event, signal);
+      } catch (error) {
+        if (signal.aborted) return;
+        const status = (error as ServiceError).status;
+        if (!this.#run || (status >= 400 && status < 500 && status !== 429)) throw error;
+        failure = error;
+      }
+      if (signal.aborted || this.#ended) return;
+      if (this.#tries > 3) throw failure;
+      await new Promise((resolve) => setTimeout(resolve, this.#tries && 250 * 2 ** this.#tries));
+      this.#tries++;
+      start = undefined;
+    }
+  }
+
+  #event(event: RunEvent, signal: AbortSignal): void {
     if (signal.aborted) return;
+    const data = ('data' in event ? event.data : {}) as { id?: string; form_id?: string; reason?: string; reasons?: { form_id: string }[] };
+    // A replay repeats these with the same ids; a resumption's `workflow_started` repeats the run id legitimately.
+    const id = data.form_id ?? data.reasons?.[0]?.form_id ?? (data.reason === 'resumption' ? '' : data.id);
+    if (id) {
+      if (this.#seen.has(event.event + id)) return;
+      this.#seen.add(event.event + id);
+    }
+    if (event.event !== 'ping') this.#tries = 0;
+    this.#run ||= (event as { workflow_run_id?: string }).workflow_run_id ?? '';
     this.dispatchEvent(new RunEventEvent(event));
-    if ('workflow_run_id' in event && event.workflow_run_id) this.#currentRun = event.workflow_run_id;
     switch (event.event) {
-      case 'human_input_required':
-        await this.#show(event.data, signal);
+      case 'workflow_started':
+        if (this.#phase === 'loading') this.#set('waiting');
         break;
+      case 'human_input_required': {
+        const request = event.data;
+        if (request.form_token) void this.#load(request.form_token, signal, request).catch((error) => signal.aborted || this.#fail(error));
+        else this.#set('undrivable', true);
+        break;
+      }
       case 'human_input_form_filled':
-        this.filled = event.data;
-        this.phase = 'submitted';
+        this.#addFilled(event.data.node_title, event.data.rendered_content, event.data.action_text);
+        this.#set('waiting', true);
+        break;
+      case 'human_input_form_timeout':
+        if (this.#phase !== 'expired') this.dispatchEvent(new TimedOutEvent(event.data.expiration_time, false));
+        this.#set('timeout', true);
         break;
       case 'workflow_finished':
-        this.result = event.data;
-        this.phase = event.data.status === 'succeeded' ? 'finished' : 'failed';
+        this.#ended = true;
+        this.#alert = event.data.error ?? '';
+        this.#set(event.data.status === 'succeeded' ? 'finished' : 'failed', true);
         this.dispatchEvent(new RunFinishedEvent(event.data));
         break;
       case 'error':
-        this.#fail({ code: event.code, message: event.message, status: event.status });
-        break;
+        this.#ended = true;
+        this.#fail(event);
     }
   }
 
-  async #show(request: HumanInputRequest, signal: AbortSignal): Promise<void> {
-    if (!request.form_token) {
-      this.form = undefined;
-      this.phase = 'not-drivable';
-      return;
+  /** Gets a form's definition (live select options; still open?) and puts it on screen. */
+  async #load(token: string, signal: AbortSignal, request?: HumanInputRequest): Promise<void> {
+    let def: HumanInputFormDefinition;
+    try {
+      def = await this.#api!.json<HumanInputFormDefinition>('GET', formPath(token), { signal });
+    } catch (error) {
+      if ((error as ServiceError).status !== 412) throw error;
+      return this.#set((error as ServiceError).code === 'human_input_form_expired' ? 'expired' : 'taken', true);
     }
-    const definition = await this.#client!.getForm(request.form_token, signal);
     if (signal.aborted) return;
-    this.form = { request, definition };
-    this.values = { ...definition.resolved_default_values };
-    this.filled = undefined;
-    this.formError = undefined;
-    this.phase = 'ready';
-    this.dispatchEvent(new FormShownEvent(request));
-  }
-
-  #collectValues(inputs: FormInput[]): Record<string, unknown> {
-    return Object.fromEntries(inputs.map((i) => [i.output_variable_name, this.values[i.output_variable_name] ?? '']));
-  }
-
-  #fail(error: ErrorBody): void {
-    this.failure = error;
-    this.phase = 'error';
-    this.dispatchEvent(new FormErrorEvent(error));
-  }
-
-  #statusText(): string {
-    const t = this.#terms;
-    switch (this.phase) {
-      case 'loading':
-        return t.loading;
-      case 'ready':
-        return t.ready;
-      case 'submitting':
-        return t.submitting;
-      case 'waiting':
-        return t.waiting;
-      case 'submitted':
-        return t.submitted;
-      case 'not-drivable':
-        return t.notDrivable;
-      case 'finished':
-        return t.runFinished;
-      case 'failed':
-        return t.runFailed(this.result?.error ?? '');
-      case 'error':
-        return t.error;
-      default:
-        return '';
+    const byName = new Map(def.inputs.map((input) => [input.output_variable_name, input]));
+    const body = document.createElement('div');
+    body.setAttribute('part', 'content');
+    // Each slot becomes a marker, so its input lands exactly where the slot was (in a list, a
+    // table, mid-sentence); a slot that names no input renders nothing.
+    body.append(
+      renderMarkdown(
+        splitFormContent(def.form_content)
+          .map((part) => (part.kind === 'markdown' ? part.text : byName.has(part.name) ? `<${SLOT_TAG} data-name="${part.name}"></${SLOT_TAG}>` : ''))
+          .join(''),
+      ),
+    );
+    const draft = this.#draft(token);
+    const controls: HitlControl[] = [];
+    const make = (input: FormInput, label?: string): HitlControl => {
+      const name = input.output_variable_name;
+      const control = document.createElement(INPUT_TAGS[input.type] ?? INPUT_TAGS.paragraph!) as HitlControl;
+      control.name = name;
+      control.config = input;
+      // Only a paragraph may stay empty (the node's own rule).
+      control.required = input.type !== 'paragraph';
+      control.label = this.labels?.[name] || label || name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
+      control.defaultValue = def.resolved_default_values[name] ?? '';
+      control.restore(draft[name] ?? control.defaultValue);
+      (control as HitlFile).upload = (file, progress, s) => uploadFile(this.#api!, file, progress, s);
+      control.setAttribute('exportparts', INPUT_PARTS);
+      controls.push(control);
+      byName.delete(name);
+      return control;
+    };
+    for (const slot of body.querySelectorAll(SLOT_TAG)) {
+      const input = byName.get(slot.getAttribute('data-name')!);
+      if (input) slot.replaceWith(make(input, takeLabel(slot)));
+      else slot.remove();
     }
+    // Inputs the content never mentions come after it.
+    for (const input of [...byName.values()]) body.append(make(input));
+    const save = () => this.#draft(token, Object.fromEntries(controls.map((c) => [c.name, c.state])));
+    body.addEventListener('input', save);
+    body.addEventListener('change', save);
+    this.#form = { token, title: request?.node_title ?? '', def, body, controls };
+    this.#set('ready');
+    this.#tick();
+    this.dispatchEvent(new FormShownEvent(token, def, request));
+  }
+
+  /** Reads (no `values`), writes, or clears (`null`) the draft of a form. */
+  #draft(token: string, values?: Record<string, string> | null): Record<string, string> {
+    const key = `hitl-draft:${token}`;
+    try {
+      const store = this.draftStorage === 'none' ? undefined : this.draftStorage === 'session' ? sessionStorage : localStorage;
+      if (values) store?.setItem(key, JSON.stringify(values));
+      else if (values === null) store?.removeItem(key);
+      else return JSON.parse(store?.getItem(key) ?? '{}') as Record<string, string>;
+    } catch {
+      // Storage refused (private mode, quota, sandbox): drafts are a convenience.
+    }
+    return {};
+  }
+
+  /** A submission the service refused: messages at the inputs they name, every value kept. */
+  #rejected(error: ErrorBody, form: Shown): void {
+    this.dispatchEvent(new FormErrorEvent(error));
+    if (error.status === 412) return this.#set(error.code === 'human_input_form_expired' ? 'expired' : 'taken');
+    this.#set('ready');
+    const missing = /^Missing required inputs: (.+)/.exec(error.message)?.[1]?.split(', ');
+    const named = missing ?? [/input '(\w+)'/.exec(error.message)?.[1]];
+    const hit = form.controls.filter((c) => named.includes(c.name));
+    for (const control of hit) control.setCustomValidity(missing ? this.#terms.required : error.message);
+    this.#problem(hit[0] ? this.#terms.fix : error.message, hit[0]);
+  }
+
+  /** Shows a problem with the form and takes the user to it. */
+  #problem(message: string, control?: HitlControl): void {
+    this.#alert = message;
+    this.#focus = control ?? '[part~=error]';
+    this.requestUpdate();
+  }
+
+  #addFilled(title: string, content: string, action: string): void {
+    const body = document.createElement('div');
+    body.setAttribute('part', 'content');
+    body.append(renderMarkdown(content));
+    this.#filled = [...this.#filled, { title, body, action }];
+  }
+
+  #fail(error: unknown): void {
+    const body = toErrorBody(error);
+    this.#set('error');
+    this.#alert = body.message;
+    this.dispatchEvent(new FormErrorEvent(body));
+  }
+
+  /** Moves to `phase` (dropping the form when `drop`), announces it, and lets focus follow. */
+  #set(phase: Phase, drop?: boolean): void {
+    toggleState(this.#internals, this.#phase, false);
+    toggleState(this.#internals, (this.#phase = phase), true);
+    if (drop) this.#form = undefined;
+    if (phase !== 'failed') this.#alert = '';
+    if (this.#acted) this.#focus = '[data-focus]';
+    this.requestUpdate();
+  }
+
+  /** Once a second: the countdown, and the form's expiry. */
+  #tick(): void {
+    const expiration = this.#form?.def.expiration_time;
+    if (!expiration) return;
+    if (expiration * 1000 <= Date.now() && this.#phase === 'ready') {
+      this.#set('expired');
+      this.dispatchEvent(new TimedOutEvent(expiration, true));
+    }
+    this.requestUpdate();
   }
 
   protected override render(): TemplateResult {
     const t = this.#terms;
-    return html`<div part="container">
-      ${this.form && (this.phase === 'ready' || this.phase === 'submitting') ? this.#renderForm(this.form) : nothing}
-      ${this.filled ? this.#renderFilled(this.filled) : nothing}
-      ${this.phase === 'error' && this.failure
-        ? html`<p part="error" role="alert">${this.failure.message}</p>
-            <button part="retry" @click=${() => void this.start()}>${t.retry}</button>`
-        : nothing}
-      <p part="status" role="status" aria-live="polite">${this.#statusText()}</p>
+    const locale = this.#locale;
+    const form = this.#form;
+    const phase = this.#phase;
+    const ready = phase === 'ready';
+    const theme = this.#site?.chat_color_theme ?? '';
+    const left = (form?.def.expiration_time ?? 0) - Date.now() / 1000;
+    return html`<div part="container" lang=${locale} style=${CSS.supports('color', theme) ? `--hitl-site-accent:${theme}` : ''}>
+      ${this.#filled.map(
+        (filled) => html`<section part="filled">
+          <h2 part="title">${filled.title}</h2>
+          ${filled.body}
+          <p part="chosen">${format(t.chose, filled.action)}</p>
+        </section>`,
+      )}
+      ${form
+        ? html`<form
+            part="form"
+            aria-labelledby="title"
+            novalidate
+            @submit=${(e: SubmitEvent) => {
+              e.preventDefault();
+              void this.submit((e.submitter as HTMLButtonElement).value);
+            }}
+          >
+            <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${form.title || this.#site?.title || t.untitled}</h2>
+            ${left > 0 && (ready || phase === 'submitting') ? html`<p part="countdown" role="timer">${format(t.timeLeft, duration(left, locale))}</p>` : ''}
+            <fieldset part="fields" ?disabled=${!ready}>
+              ${form.body}
+              <div part="actions">
+                ${form.def.user_actions.map((a) => html`<button part="action action-${a.button_style}" value=${a.id}>${a.title}</button>`)}
+              </div>
+            </fieldset>
+          </form>`
+        : ''}
+      ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.#alert}</p>` : ''}
+      ${phase === 'error'
+        ? html`<button
+            part="retry"
+            @click=${() => {
+              this.#acted = true;
+              this.#tries = 0;
+              void this.#connect();
+            }}
+          >
+            ${t.retry}
+          </button>`
+        : ''}
+      <p part="status" role="status" tabindex="-1" ?data-focus=${!ready && phase !== 'error'}>${t[phase]}</p>
     </div>`;
-  }
-
-  #renderForm({ request, definition }: ShownForm): TemplateResult {
-    const byName = new Map(definition.inputs.map((i) => [i.output_variable_name, i]));
-    const busy = this.phase === 'submitting';
-    return html`<section aria-labelledby="title">
-      <h2 id="title" part="title">${request.node_title || this.#terms.formRegion}</h2>
-      ${splitFormContent(definition.form_content).map((part) => {
-        if (part.kind === 'markdown') return html`<div part="content">${unsafeHTML(markdownToSafeHtml(part.text))}</div>`;
-        const input = byName.get(part.name);
-        return input ? this.#renderInput(input, busy) : nothing;
-      })}
-      ${this.formError ? html`<p part="error" role="alert">${this.formError}</p>` : nothing}
-      <div part="actions">
-        ${definition.user_actions.map(
-          (action) =>
-            html`<button part="action" data-style=${action.button_style} ?disabled=${busy} @click=${() => void this.submit(action.id)}>
-              ${action.title}
-            </button>`,
-        )}
-      </div>
-    </section>`;
-  }
-
-  #renderInput(input: FormInput, busy: boolean): TemplateResult {
-    const name = input.output_variable_name;
-    const id = `field-${name}`;
-    return html`<div part="field">
-      <label part="label" for=${id}>${humanize(name)}</label>
-      <textarea
-        id=${id}
-        part="input"
-        name=${name}
-        .value=${this.values[name] ?? ''}
-        ?disabled=${busy}
-        @input=${(e: Event) => (this.values = { ...this.values, [name]: (e.target as HTMLTextAreaElement).value })}
-      ></textarea>
-    </div>`;
-  }
-
-  #renderFilled(filled: HumanInputFormFilledData): TemplateResult {
-    return html`<section aria-label=${this.#terms.submitted}>
-      <h2 part="title">${filled.node_title}</h2>
-      <div part="content">${unsafeHTML(markdownToSafeHtml(filled.rendered_content))}</div>
-      <p>${this.#terms.chosenAction(filled.action_text)}</p>
-    </section>`;
   }
 }
 
-function humanize(name: string): string {
-  const words = name.replace(/_/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** `2 days`, `5 hours`, or `4:59` under an hour. */
+function duration(seconds: number, locale: string): string {
+  const s = Math.ceil(seconds);
+  const days = s >= 86400;
+  return s < 3600 ? `${(s / 60) | 0}:${String(s % 60).padStart(2, '0')}` : formatUnit(locale, s / (days ? 86400 : 3600), days ? 'day' : 'hour', true);
+}
+
+/**
+ * The label a slot's surroundings give it, taken out of the content: the heading or bold line
+ * just before a slot that stands alone, or a short text ending in a colon just before it.
+ */
+function takeLabel(slot: Element): string | undefined {
+  const parent = slot.parentElement!;
+  let node: ChildNode | null = parent.localName === 'p' && !parent.textContent!.trim() ? parent : slot;
+  do node = node.previousSibling;
+  while (node && !node.textContent!.trim());
+  const text = node?.textContent!.trim() ?? '';
+  const strong = (e: Element | null | undefined) => /^(h\d|strong|b)$/.test(e?.localName ?? '');
+  const element = node as Element;
+  if (!text || text.length > 80 || !(strong(element) || (element.localName === 'p' && element.childNodes.length === 1 && strong(element.firstElementChild)) || /[:：]$/.test(text))) return undefined;
+  node!.remove();
+  return text.replace(/\s*[:：]$/, '');
 }
 
 function toErrorBody(error: unknown): ErrorBody {
-  if (error instanceof ServiceError) return error.toJSON();
-  return { code: 'unknown', message: error instanceof Error ? error.message : String(error), status: 0 };
+  return isErrorBody(error) ? error : { code: 'unknown', message: String((error as Error)?.message ?? error), status: 0 };
 }

@@ -1,15 +1,38 @@
 /**
- * Untrusted Markdown from the service → sanitized HTML. marked parses, DOMPurify removes anything
- * executable; nothing reaches the DOM unsanitized.
+ * Untrusted Markdown from the service → sanitized DOM. marked parses, DOMPurify removes anything
+ * executable and hands back nodes (no HTML string ever reaches an `innerHTML` sink of ours).
  */
-import DOMPurify from 'dompurify';
+import DOMPurify, { type Config } from 'dompurify';
 import { Marked } from 'marked';
 
-// A private instance, so a host page's global marked options cannot change our output.
+// Private instances, so a host page's global marked options or DOMPurify hooks cannot change
+// our output, and our hook cannot change theirs.
 const marked = new Marked({ async: false, gfm: true, breaks: true });
+const purify = DOMPurify(window);
+let policy: Config['TRUSTED_TYPES_POLICY'];
 
-/** Sanitized HTML of a Markdown string. */
-export function markdownToSafeHtml(markdown: string): string {
-  const html = marked.parse(markdown, { async: false });
-  return DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'] });
+// Links in a form open beside it, so a click never navigates away from a half-filled form.
+purify.addHook('afterSanitizeAttributes', (node) => {
+  if (node.localName === 'a') node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
+});
+
+/**
+ * Under a Trusted Types CSP, hand DOMPurify a policy of yours (with pass-through `createHTML` and
+ * `createScriptURL`); without one, DOMPurify creates a policy named `dompurify`.
+ */
+export function setTrustedTypesPolicy(value: NonNullable<Config['TRUSTED_TYPES_POLICY']>): void {
+  policy = value;
+}
+
+/** The marker that stands in for a form input while the Markdown is rendered. */
+export const SLOT_TAG = 'hitl-slot';
+
+/** Sanitized nodes of a Markdown string (`hitl-slot` markers kept, form controls removed). */
+export function renderMarkdown(markdown: string): DocumentFragment {
+  return purify.sanitize(marked.parse(markdown, { async: false }), {
+    RETURN_DOM_FRAGMENT: true,
+    ADD_TAGS: [SLOT_TAG],
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
+    TRUSTED_TYPES_POLICY: policy,
+  });
 }

@@ -2,9 +2,9 @@
  * The session an element gets from its host backend's `session-url`, shared by every element on
  * the page that names the same URL, and refreshed shortly before it expires.
  */
-import { isSessionGrant, type SessionGrant } from '../../protocol/index.js';
-import { AppClient } from '../../client/index.js';
-import { ServiceError } from '../../client/errors.js';
+import { isSessionGrant, type SessionGrant, type SiteSettings } from '../../protocol/index.js';
+import { Transport } from '../../client/transport.js';
+import { networkError, ServiceError } from '../../client/errors.js';
 
 /** Refresh this long before the token's expiry, so a request never leaves with a stale token. */
 const REFRESH_MARGIN_SECONDS = 30;
@@ -15,7 +15,8 @@ export class SessionSource {
   readonly url: string;
   #grant: SessionGrant | undefined;
   #pending: Promise<SessionGrant> | undefined;
-  #client: AppClient | undefined;
+  #transport: Transport | undefined;
+  #site: Promise<SiteSettings> | undefined;
 
   private constructor(url: string) {
     this.url = url;
@@ -29,42 +30,48 @@ export class SessionSource {
     return source;
   }
 
-  /** A client that reaches the relay with this session. */
-  async client(): Promise<AppClient> {
+  /**
+   * The relay, reached with this session. Elements use the client's transport rather than the
+   * whole `AppClient`, whose every operation would otherwise ship in the script-tag bundle.
+   */
+  async transport(): Promise<Transport> {
     const grant = await this.grant();
-    this.#client ??= new AppClient({
+    return (this.#transport ??= new Transport({
       baseUrl: new URL(grant.relay_url, this.url).href,
       credential: async () => (await this.grant()).token,
-    });
-    return this.#client;
+    }));
+  }
+
+  /** The app's web settings (`GET /site`), asked once per page; a failure is asked again next time. */
+  site(): Promise<SiteSettings> {
+    return (this.#site ??= this.transport()
+      .then((transport) => transport.json<SiteSettings>('GET', '/site'))
+      .catch((error: unknown) => {
+        this.#site = undefined;
+        throw error;
+      }));
   }
 
   /** A valid grant, asking the session endpoint when there is none or it is about to expire. */
   grant(): Promise<SessionGrant> {
-    const now = Date.now() / 1000;
-    if (this.#grant && this.#grant.expires_at - REFRESH_MARGIN_SECONDS > now) return Promise.resolve(this.#grant);
-    this.#pending ??= this.#fetchGrant().finally(() => (this.#pending = undefined));
-    return this.#pending;
+    if (this.#grant && this.#grant.expires_at - REFRESH_MARGIN_SECONDS > Date.now() / 1000) return Promise.resolve(this.#grant);
+    return (this.#pending ??= this.#fetchGrant().finally(() => (this.#pending = undefined)));
   }
 
   async #fetchGrant(): Promise<SessionGrant> {
-    let response: Response;
-    try {
-      response = await fetch(this.url, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: '{}',
-      });
-    } catch (error) {
-      throw new ServiceError({ code: 'upstream_unavailable', message: `The session endpoint could not be reached (${(error as Error).message}).`, status: 0 });
-    }
+    const response = await fetch(this.url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: '{}',
+    }).catch((error: unknown) => {
+      throw networkError(error);
+    });
     if (!response.ok) throw await ServiceError.fromResponse(response);
     const body: unknown = await response.json().catch(() => undefined);
     if (!isSessionGrant(body)) {
       throw new ServiceError({ code: 'session_invalid', message: 'The session endpoint answered without a session.', status: response.status });
     }
-    this.#grant = body;
-    return body;
+    return (this.#grant = body);
   }
 }

@@ -1,47 +1,94 @@
-/** Every user-visible string of the elements, per locale; templates never hard-code text. */
-export interface Terms {
-  loading: string;
-  ready: string;
-  submitting: string;
-  submitted: string;
-  waiting: string;
-  finished: string;
-  failed: string;
-  error: string;
-  retry: string;
-  notDrivable: string;
-  formRegion: string;
-  chosenAction: (title: string) => string;
-  runFinished: string;
-  runFailed: (message: string) => string;
-}
+/**
+ * Every user-visible string of the elements, per locale; templates never hard-code text.
+ * English ships in the bundle; the other shipped locales load the first time one is in force.
+ * `{0}` marks where `format` puts a value.
+ */
+import { loadLocale } from './locale-loader.js';
 
-const en: Terms = {
+const en = {
   loading: 'Loading…',
+  waiting: 'Waiting for the next step…',
   ready: 'Ready for your input.',
   submitting: 'Submitting…',
   submitted: 'Submitted.',
-  waiting: 'Submitted. Waiting for the next step…',
-  finished: 'Done.',
-  failed: 'The run failed.',
+  finished: 'The workflow has finished.',
+  failed: 'The workflow failed.',
   error: 'Something went wrong.',
   retry: 'Try again',
-  notDrivable: 'This step is answered by email and cannot be completed here.',
-  formRegion: 'Input requested',
-  chosenAction: (title) => `You chose “${title}”.`,
-  runFinished: 'The workflow has finished.',
-  runFailed: (message) => `The workflow failed: ${message}`,
+  undrivable: 'This step is answered by email and cannot be completed here.',
+  expired: 'This form has expired.',
+  timeout: 'Time ran out for this step.',
+  taken: 'This form has already been submitted.',
+  untitled: 'Your input is requested',
+  chose: 'You chose “{0}”.',
+  timeLeft: 'Time left: {0}',
+  fix: 'Check the highlighted fields.',
+  required: 'This field is required.',
+  select: 'Choose…',
+  choose: 'Choose files',
+  drop: 'or drop or paste them here',
+  url: 'File link',
+  add: 'Add link',
+  badUrl: 'Enter a link starting with http:// or https://.',
+  badType: '{0}: this file type is not accepted.',
+  tooMany: 'At most {0} files.',
+  pending: 'Wait for the uploads to finish, or remove the failed ones.',
+  uploading: 'Uploading ({0})…',
+  uploadFailed: 'Upload failed.',
+  cancel: 'Cancel',
+  remove: 'Remove',
+  allowed: 'Accepted: {0}',
 };
 
-export const TERMS: Record<string, Terms> = { en };
+export type Terms = typeof en;
+export type TermKey = keyof Terms;
 
-/** Terms for a BCP 47 tag, falling back to its language, then English. */
-export function termsFor(locale: string | undefined): Terms {
-  if (!locale) return en;
-  return TERMS[locale] ?? TERMS[locale.split('-')[0]!] ?? en;
+const TABLES: Record<string, Terms> = { en };
+/** Shipped beyond English; see `locale-loader`. */
+const SHIPPED = ['zh-Hans', 'ja'];
+const loading = new Map<string, Promise<unknown>>();
+
+/** Adds or replaces a locale's terms (a BCP 47 tag such as `fr` or `pt-BR`). */
+export function registerTerms(locale: string, terms: Terms): void {
+  TABLES[locale] = terms;
 }
 
-/** The locale in force for an element: the nearest `lang` attribute, else the document's. */
-export function localeOf(element: Element): string | undefined {
-  return element.closest('[lang]')?.getAttribute('lang') || document.documentElement.lang || undefined;
+/**
+ * Terms for a BCP 47 tag: the exact tag, else its language (every `zh-*` tag reads zh-Hans),
+ * else English. A shipped locale not loaded yet answers English and, once loaded, asks `host`
+ * to render again.
+ */
+export function termsFor(locale = '', host?: { requestUpdate(): void }): Terms {
+  const lower = locale.toLowerCase();
+  const key = [locale, lower.startsWith('zh') ? 'zh-Hans' : lower.split('-')[0]!].find((k) => TABLES[k] || SHIPPED.includes(k)) ?? 'en';
+  if (TABLES[key]) return TABLES[key];
+  let load = loading.get(key);
+  if (!load) loading.set(key, (load = loadLocale(key).then((terms) => (TABLES[key] ??= terms))));
+  void load.then(() => host?.requestUpdate(), () => undefined);
+  return en;
 }
+
+/** A term with `{0}` replaced. */
+export const format = (term: string, value: unknown): string => term.replace('{0}', String(value));
+
+/** The nearest `lang` attribute, looking through shadow roots up to the document. */
+export function localeOf(element: Element): string {
+  for (let node: Element | undefined = element; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host as Element | undefined)) {
+    const lang = node.getAttribute('lang');
+    if (lang) return canonical(lang);
+  }
+  return '';
+}
+
+/** The tag in canonical form, or '' when it is not a valid BCP 47 tag (Intl would throw on it). */
+export function canonical(tag: string): string {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** A number with a unit (`2 days`, `1.4 MB`) in the locale's words. */
+export const formatUnit = (locale: string, value: number, unit: string, long?: boolean): string =>
+  new Intl.NumberFormat(locale || 'en', { style: 'unit', unit, unitDisplay: long ? 'long' : 'short', maximumFractionDigits: 1 }).format(value);

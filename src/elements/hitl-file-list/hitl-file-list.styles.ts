@@ -1,0 +1,2 @@
+/** The same look as `<hitl-file>`. */
+export { styles } from '../hitl-file/hitl-file.styles.js';

@@ -1,0 +1,72 @@
+import { html, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { Terms } from '../shared/terms.js';
+import { HitlControl } from '../shared/control.js';
+import { styles } from './hitl-paragraph.styles.js';
+
+/**
+ * A multi-line text input that grows with its text, and takes part in forms like a `<textarea>`.
+ *
+ * @summary A form's paragraph input.
+ * @tag hitl-paragraph
+ *
+ * @fires input - The text changed (the native event of the inner textarea).
+ *
+ * @csspart label - The visible label.
+ * @csspart control - The textarea.
+ * @csspart error - The validation or server message.
+ *
+ * @cssproperty --hitl-accent - Focus ring colour.
+ * @cssproperty --hitl-border-color - Border colour.
+ * @cssproperty --hitl-error-color - Colour of the message and of an invalid border.
+ * @cssproperty --hitl-input-background - Background of the textarea.
+ * @cssproperty --hitl-radius - Corner radius.
+ *
+ * @cssstate user-invalid - The value was changed or submitted and cannot be submitted.
+ */
+export class HitlParagraph extends HitlControl {
+  static override styles = styles;
+  static override properties: PropertyDeclarations = { ...HitlControl.properties, value: {} };
+
+  value = '';
+
+  get state(): string {
+    return this.value;
+  }
+
+  restore(state: string): void {
+    this.value = state;
+  }
+
+  protected problem(t: Terms): string {
+    return this.required && !this.value.trim() ? t.required : '';
+  }
+
+  protected formValue(): string {
+    return this.value;
+  }
+
+  protected override updated(): void {
+    // Grows with its content (field-sizing is not everywhere yet); CSS caps the height.
+    const area = this.renderRoot.querySelector('textarea')!;
+    area.style.height = '';
+    area.style.height = `${area.scrollHeight + 2}px`;
+  }
+
+  protected override render(): TemplateResult {
+    const message = this.message();
+    return html`${this.renderLabel()}<textarea
+        id="control"
+        part="control"
+        .value=${this.value}
+        ?disabled=${this.disabled}
+        ?required=${this.required}
+        aria-describedby="error"
+        aria-invalid=${!!message}
+        @input=${(e: Event) => {
+          this.value = (e.target as HTMLTextAreaElement).value;
+          this.changed();
+        }}
+      ></textarea
+      >${this.renderError()}`;
+  }
+}

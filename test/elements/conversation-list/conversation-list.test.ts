@@ -1,0 +1,203 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/elements/conversation-list/define.js';
+import type { ConversationList } from '../../../src/elements/conversation-list/conversation-list.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import type { Conversation } from '../../../src/protocol/index.js';
+import { expectNoAxeViolations } from '../helpers/axe.js';
+import { until } from '../helpers/wait.js';
+import { chat, conversations, newUser } from './chat-app.js';
+
+const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector);
+const names = (el: ConversationList) => [...el.shadowRoot!.querySelectorAll('[part~=name]')].map((n) => n.textContent);
+const key = (el: ConversationList, k: string) => $(el, '[part=list]')!.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+const settled = (el: ConversationList) => until(() => el.matches(':state(ready), :state(empty), :state(error)') && el, 'the list to settle');
+
+describe('<conversation-list>', () => {
+  it('pages through more than 100 conversations with "Load more"', async () => {
+    const url = await newUser();
+    const created = await conversations(url, 105, 15);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} page-size="100"></conversation-list>`);
+    await until(() => el.conversations.length === 100, 'the first page');
+    expect(el.hasMore).to.equal(true);
+    // Most recently active first: the last one created leads.
+    expect(el.conversations[0]!.id).to.equal(created[104]!.conversation_id);
+    $<HTMLButtonElement>(el, '[part=more]')!.click();
+    await until(() => el.conversations.length === 105, 'the second page');
+    await el.updateComplete;
+    expect(el.hasMore).to.equal(false);
+    expect($(el, '[part=more]')).to.equal(null);
+    expect(new Set(el.conversations.map((c) => c.id))).to.deep.equal(new Set(created.map((c) => c.conversation_id)));
+  });
+
+  it('loads the next pages as the end scrolls into view with infinite-scroll', async () => {
+    const url = await newUser();
+    await conversations(url, 30, 15);
+    const el = await fixture<ConversationList>(
+      html`<conversation-list session-url=${url} page-size="8" infinite-scroll style="--hitl-list-max-height: 6rem"></conversation-list>`,
+    );
+    await until(() => el.conversations.length >= 8, 'the first page');
+    for (let i = 0; i < 10 && el.hasMore; i++) {
+      await el.updateComplete;
+      $(el, '[part=more]')?.scrollIntoView();
+      await until(() => el.conversations.length >= 8 * (i + 2) || !el.hasMore, 'the next page');
+    }
+    expect(el.conversations.length).to.equal(30);
+    expect(el.hasMore).to.equal(false);
+  });
+
+  it('offers the four sort orders', async () => {
+    const url = await newUser();
+    const [a, b, c] = await conversations(url, 3);
+    // Renaming A makes it the most recently active.
+    await (await import('../../../src/elements/shared/session.js')).SessionSource.for(url)
+      .transport()
+      .then((api) => api.json('POST', `/conversations/${a!.conversation_id}/name`, { json: { name: 'Alpha' } }));
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url}></conversation-list>`);
+    const ids = () => el.conversations.map((x) => x.id);
+    const [A, B, C] = [a!, b!, c!].map((x) => x.conversation_id);
+    await settled(el);
+    expect(ids()).to.deep.equal([A, C, B]);
+    const select = $<HTMLSelectElement>(el, '[part=sort] select')!;
+    expect([...select.options].map((o) => o.textContent)).to.deep.equal(['Recently active', 'Least recently active', 'Newest', 'Oldest']);
+    for (const [sort, expected] of [
+      ['updated_at', [B, C, A]],
+      ['-created_at', [C, B, A]],
+      ['created_at', [A, B, C]],
+    ] as const) {
+      select.value = sort;
+      select.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+      await until(() => el.sortBy === sort && el.matches(':state(ready)') && el.conversations.length === 3, `sort ${sort}`);
+      expect(ids()).to.deep.equal(expected);
+      expect(el.getAttribute('sort-by')).to.equal(sort);
+    }
+  });
+
+  it('is a listbox driven by the keyboard: move, select, rename with F2, delete with Delete', async () => {
+    const url = await newUser();
+    const made = await conversations(url, 3);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url}></conversation-list>`);
+    await settled(el);
+    const list = $(el, '[part=list]')!;
+    expect(list.getAttribute('role')).to.equal('listbox');
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o0');
+    await expectNoAxeViolations(el);
+
+    key(el, 'End');
+    await el.updateComplete;
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o2');
+    key(el, 'ArrowUp');
+    await el.updateComplete;
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o1');
+    const chosen = oneEvent(el, 'conversation-selected') as Promise<CompanionEvent<Conversation>>;
+    key(el, 'Enter');
+    expect((await chosen).detail.id).to.equal(made[1]!.conversation_id);
+    await el.updateComplete;
+    expect(el.selected).to.equal(made[1]!.conversation_id);
+    expect($(el, '#o1')!.getAttribute('aria-selected')).to.equal('true');
+    expect($(el, '#o0')!.getAttribute('aria-selected')).to.equal('false');
+
+    key(el, 'F2');
+    const input = await until(() => $<HTMLInputElement>(el, '[part=name-input]'), 'the rename input');
+    await until(() => el.shadowRoot!.activeElement === input, 'focus in the rename input');
+    input.value = 'Shipping question';
+    const renamed = oneEvent(el, 'conversation-renamed') as Promise<CompanionEvent<Conversation>>;
+    $<HTMLButtonElement>(el, '[part=rename-form] button[data-primary]')!.click();
+    expect((await renamed).detail.name).to.equal('Shipping question');
+    await el.updateComplete;
+    expect(names(el)[1]).to.equal('Shipping question');
+    expect($(el, '[part=status]')!.textContent).to.equal('Saved.');
+    await until(() => el.shadowRoot!.activeElement === list, 'focus back on the list');
+
+    // A cancelled delete changes nothing; a confirmed one removes the conversation upstream too.
+    key(el, 'Home');
+    key(el, 'Delete');
+    await el.updateComplete;
+    expect($(el, '[part=confirm]')!.textContent).to.contain(`Delete “${el.conversations[0]!.name}”?`);
+    await expectNoAxeViolations(el);
+    const veto = (e: Event) => e.preventDefault();
+    el.addEventListener('before-conversation-delete', veto, { once: true });
+    $<HTMLButtonElement>(el, '[part=confirm] button[data-primary]')!.click();
+    await el.updateComplete;
+    expect(el.conversations.length).to.equal(3);
+    const deleted = oneEvent(el, 'conversation-deleted') as Promise<CompanionEvent<Conversation>>;
+    $<HTMLButtonElement>(el, '[part=confirm] button[data-primary]')!.click();
+    const gone = (await deleted).detail.id;
+    expect(el.conversations.map((c) => c.id)).to.not.include(gone);
+    await el.reload();
+    expect(el.conversations.map((c) => c.id)).to.not.include(gone);
+    expect(el.conversations.length).to.equal(2);
+  });
+
+  it('renames and deletes with its buttons, and hides them when readonly', async () => {
+    const url = await newUser();
+    await conversations(url, 1);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url}></conversation-list>`);
+    await settled(el);
+    $<HTMLButtonElement>(el, '[part=rename]')!.click();
+    const input = await until(() => $<HTMLInputElement>(el, '[part=name-input]'), 'the rename input');
+    input.value = 'Renamed by click';
+    input.form!.requestSubmit();
+    await until(() => names(el)[0] === 'Renamed by click', 'the new name');
+    $<HTMLButtonElement>(el, '[part=del]')!.click();
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, '[part=confirm] button[data-primary]')!.click();
+    await until(() => el.matches(':state(empty)'), 'the empty state');
+    expect($(el, '[part=empty]')!.textContent).to.equal('No conversations yet.');
+
+    el.readonly = true;
+    await chat(url, 'One more');
+    await el.reload();
+    expect(el.conversations.length).to.equal(1);
+    expect($(el, '[part=rename]')).to.equal(null);
+    expect($(el, '[part=del]')).to.equal(null);
+  });
+
+  it('shows loading, empty and error states, and recovers with retry', async () => {
+    const url = await newUser();
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url}></conversation-list>`);
+    expect(el.matches(':state(loading)')).to.equal(true);
+    expect($(el, '[part=list]')!.getAttribute('aria-busy')).to.equal('true');
+    await settled(el);
+    expect(el.matches(':state(empty)')).to.equal(true);
+    expect($(el, '[part=status]')!.textContent).to.equal('No conversations yet.');
+    await expectNoAxeViolations(el);
+
+    const broken = await fixture<ConversationList>(html`<conversation-list session-url="/api/session?app=no-such-app"></conversation-list>`);
+    const errors: unknown[] = [];
+    broken.addEventListener('companion-error', (e) => errors.push((e as CompanionEvent).detail));
+    await settled(broken);
+    expect(broken.matches(':state(error)')).to.equal(true);
+    expect($(broken, '[part=error]')!.getAttribute('role')).to.equal('alert');
+    expect($(broken, '[part=error]')!.textContent).to.contain('no-such-app');
+    $<HTMLButtonElement>(broken, '[part=retry]')!.click();
+    await until(() => errors.length === 2, 'the retry to fail again');
+    broken.sessionUrl = url;
+    await until(() => broken.matches(':state(empty)'), 'recovery');
+    expect($(broken, '[part=error]')).to.equal(null);
+    expect($(broken, '[part=retry]')).to.equal(null);
+  });
+
+  it('shows relative times in the page language and applies the app settings', async () => {
+    const url = await newUser();
+    await conversations(url, 1);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url}></conversation-list>`);
+    await settled(el);
+    const time = $(el, '[part=time]')!;
+    const seconds = el.conversations[0]!.updated_at - Date.now() / 1000;
+    expect([new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).format(Math.round(seconds), 'second'), 'now']).to.include(time.textContent);
+    expect(time.getAttribute('datetime')).to.equal(new Date(el.conversations[0]!.updated_at * 1000).toISOString());
+    // The Chatbot app's `chat_color_theme`, with a readable text colour on it.
+    await until(() => $(el, '[part=container]')!.getAttribute('style')?.includes('#0E9F6E'), 'the theme');
+    expect($(el, '[part=container]')!.getAttribute('style')).to.contain('--hitl-site-contrast:#000');
+
+    const ja = await fixture<HTMLElement>(html`<div lang="ja"><conversation-list session-url=${url}></conversation-list></div>`);
+    const inJa = ja.querySelector('conversation-list')!;
+    await settled(inJa);
+    expect($(inJa, '[part=sort]')!.textContent).to.contain('並べ替え');
+    expect($(inJa, '[part=time]')!.textContent).to.match(/秒|今/);
+    const zh = await fixture<HTMLElement>(html`<div lang="zh-CN"><conversation-list session-url=${url}></conversation-list></div>`);
+    await settled(zh.querySelector('conversation-list')!);
+    expect($(zh.querySelector('conversation-list')!, '[part=list]')!.getAttribute('aria-label')).to.equal('对话');
+  });
+});
