@@ -26,6 +26,8 @@ const e2eTests = testFiles('test/e2e');
 const stages = [
   { name: 'typecheck', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
   { name: 'typecheck (node)', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.node.json'] },
+  // The package build compiles every part in one program with the DOM and Node libraries together.
+  { name: 'typecheck (package build)', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.build.json'] },
   { name: 'node tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...nodeTests], counts: nodeCounts },
   { name: 'browser tests', cmd: process.execPath, args: ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'], counts: wtrCounts },
   { name: 'end-to-end tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...e2eTests], counts: nodeCounts },

@@ -75,7 +75,7 @@ export function fileRoutes(router: Router<ServiceContext>): void {
 export function previewFile(context: ServiceContext, id: string, url: URL): Response {
   const record = context.uploads.verifyPreview(id, url.searchParams);
   if (!record) throw notFound('File not found or signature is invalid.');
-  return new Response(new Uint8Array(record.bytes), {
+  return new Response(Uint8Array.from(record.bytes), {
     headers: {
       'Content-Type': record.view.mime_type,
       'Content-Length': String(record.bytes.byteLength),
