@@ -41,6 +41,7 @@ export type ErrorCode =
   | 'unknown'
   // embedded service, QA endpoint
   | 'form_not_waiting'
+  | 'run_not_active'
   // real service, knowledge side
   | 'invalid_action'
   | 'dataset_not_initialized'

@@ -46,10 +46,10 @@ export function defaultFixture(): RawFixture {
 }
 
 /** Starts the service on the default fixture after `mutate`; text streams fast. */
-export async function startApp(mutate?: (raw: RawFixture) => void, qa?: Parameters<typeof startService>[0]['qa']): Promise<Harness> {
+export async function startApp(mutate?: (raw: RawFixture) => void, qa?: Parameters<typeof startService>[0]['qa'], pingIntervalMs?: number): Promise<Harness> {
   const raw = defaultFixture();
   mutate?.(raw);
-  const svc = await startService({ fixture: parseFixture(raw), port: 0, qa });
+  const svc = await startService({ fixture: parseFixture(raw), port: 0, qa, pingIntervalMs });
   const origin = svc.url.replace(/\/v1$/, '');
   return {
     svc,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { RunEventOf } from '../../src/protocol/index.js';
-import { assertError, drain, eventually, KEYS, live, startApp, type Harness } from './app-helpers.js';
+import { assertError, drain, eventually, KEYS, live, openEvents, startApp, type Harness } from './app-helpers.js';
 
 let h: Harness;
 before(async () => {
@@ -158,5 +158,58 @@ describe('bad input', () => {
     assert.deepEqual(answer.body, { result: 'success' });
     const first = (await drain(h.client(KEYS.workflow).streamWorkflow({ inputs: {}, user: 'late' }))).find((e) => e.event === 'workflow_started') as RunEventOf<'workflow_started'>;
     assert.ok(first.task_id);
+  });
+});
+
+describe('stream failures and keep-alives', () => {
+  test('a failed run ends with workflow_finished(failed) then an in-stream error; HTTP stays 200', async () => {
+    const wf = h.client(KEYS.workflow);
+    const paused = live(await drain(wf.streamWorkflow({ inputs: {}, user: 'failing' })));
+    const runId = paused[0]!.workflow_run_id!;
+    const stream = await openEvents(wf, runId, { user: 'failing', continue_on_pause: true });
+    assert.equal((await h.raw('POST', `/_qa/runs/${runId}/fail`, { key: null, json: { message: '[openai] Rate limit reached' } })).status, 200);
+    const events = live(await drain(stream));
+    assert.deepEqual(events.map((e) => e.event), ['workflow_finished', 'error']);
+    const finished = events[0] as RunEventOf<'workflow_finished'>;
+    assert.deepEqual([finished.data.status, finished.data.error], ['failed', '[openai] Rate limit reached']);
+    assert.deepEqual(events[1], { event: 'error', workflow_run_id: runId, code: 'completion_request_error', status: 400, message: '[openai] Rate limit reached' });
+    const detail = await wf.getWorkflowRun(runId);
+    assert.deepEqual([detail.status, detail.error], ['failed', '[openai] Rate limit reached']);
+    const late = await drain(wf.workflowEvents(runId, { user: 'failing' }));
+    assert.deepEqual(late.map((e) => e.event), ['workflow_finished']);
+    assertError(await h.raw('POST', `/_qa/runs/${runId}/fail`, { key: null, json: {} }), 409, 'run_not_active', 'The run is failed; only a running or paused run can fail.');
+  });
+
+  test('a Chatflow error carries the chat envelope without task_id', async () => {
+    const cf = h.client(KEYS.chatflow);
+    const paused = live(await drain(cf.streamChatMessage({ query: 'q', inputs: {}, user: 'failing' })));
+    const head = paused[0]!;
+    const stream = await openEvents(cf, head.workflow_run_id!, { user: 'failing', continue_on_pause: true });
+    await h.raw('POST', `/_qa/runs/${head.workflow_run_id}/fail`, { key: null, json: {} });
+    const events = live(await drain(stream));
+    assert.deepEqual(events.at(-1), {
+      event: 'error', conversation_id: head.conversation_id, message_id: head.message_id, created_at: head.created_at,
+      code: 'completion_request_error', status: 400, message: 'Completion request failed.',
+    });
+    const { data } = await cf.listMessages({ conversation_id: head.conversation_id!, user: 'failing' });
+    assert.deepEqual([data[0]!.status, data[0]!.error], ['error', 'Completion request failed.']);
+  });
+
+  test('idle streams get bare `event: ping` keep-alives', async () => {
+    const quick = await startApp(undefined, undefined, 50);
+    try {
+      const wf = quick.client(KEYS.workflow);
+      const paused = await drain(wf.streamWorkflow({ inputs: {}, user: 'pinged' }));
+      const { url, init } = await wf.prepareWorkflowEvents(live(paused)[0]!.workflow_run_id!, { user: 'pinged', continue_on_pause: true });
+      const abort = new AbortController();
+      const response = await fetch(url, { ...init, signal: abort.signal });
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!text.includes('event: ping\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+      abort.abort();
+      assert.match(text, /^event: ping\n\n/);
+    } finally {
+      await quick.close();
+    }
   });
 });

@@ -70,6 +70,16 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     return json({ run_id, after });
   });
 
+  router.on('POST', '/runs/:run_id/fail', async (request, { run_id }, _u, { engine }) => {
+    const body = await readJsonObject(request);
+    const run = engine.runs.get(run_id!);
+    if (!run) throw notFound('Workflow run not found');
+    if (run.status !== 'running' && run.status !== 'paused') throw new ApiError(409, 'run_not_active', `The run is ${run.status}; only a running or paused run can fail.`);
+    const message = typeof body.message === 'string' && body.message ? body.message : 'Completion request failed.';
+    engine.fail(run, { code: 'completion_request_error', status: 400, message });
+    return json({ run_id, status: 'failed' });
+  });
+
   router.on('POST', '/forms/:form/expire', (_r, { form: key }, _u, { engine }) => {
     const form = engine.forms.byTokenOrId(key!);
     if (!form) throw notFound('Form not found');

@@ -3,7 +3,7 @@
  * `POST /completion-messages` (Text Generator), streaming or blocking, and their stop routes
  * (dify-wire.md §3.2, §4).
  */
-import type { RunEvent, RunEventName } from '../../protocol/index.js';
+import type { ErrorCode, RunEvent, RunEventName } from '../../protocol/index.js';
 import { authenticateApp } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
@@ -102,7 +102,7 @@ async function chatflow(context: ServiceContext, app: FixtureApp, user: string, 
   const run = engine.create(app, user, conversation.inputs, { conversation, message });
   if (streaming) return liveStream(context, run.topic, CHATFLOW_TERMINAL, { runId: run.id, start: () => engine.execute(run, message.query) });
   const last = await untilTerminal(run.topic, CHATFLOW_TERMINAL, () => engine.execute(run, message.query));
-  if (last.event === 'error') throw new ApiError(500, 'internal_server_error', last.message);
+  if (last.event === 'error') throw new ApiError(last.status, last.code as ErrorCode, last.message);
   return json(last.event === 'workflow_paused' ? pausedBody(run, message, last) : messageBody(app, run.taskId, message));
 }
 
@@ -111,7 +111,7 @@ async function reply(context: ServiceContext, app: FixtureApp, user: string, con
   const task: ReplyTask = replies.create(app, user, conversation, message);
   if (streaming) return liveStream(context, task.topic, REPLY_TERMINAL, { start: () => replies.execute(task) });
   const last = await untilTerminal(task.topic, REPLY_TERMINAL, () => replies.execute(task));
-  if (last.event === 'error') throw new ApiError(500, 'internal_server_error', last.message);
+  if (last.event === 'error') throw new ApiError(last.status, last.code as ErrorCode, last.message);
   return json(messageBody(app, task.taskId, message));
 }
 

@@ -4,6 +4,14 @@ import type { ServiceContext } from '../context.js';
 import type { RunTopic } from '../runs/topic.js';
 import { eventStreamResponse } from '../sse-response.js';
 
+/**
+ * Whether `event` ends a stream that ends on `names`: a failed `workflow_finished` does not, since
+ * the in-stream `error` follows it.
+ */
+export function endsStream(event: RunEvent, names: readonly RunEventName[]): boolean {
+  return names.includes(event.event) && !(event.event === 'workflow_finished' && event.data.status === 'failed');
+}
+
 /** A live stream of `topic`; `start` runs once the subscription exists, so nothing is missed. */
 export function liveStream(
   context: ServiceContext,
@@ -14,7 +22,7 @@ export function liveStream(
   const response = eventStreamResponse({
     initial: options.initial,
     subscribe: (send) => topic.subscribe(send),
-    isTerminal: (e) => terminal.includes(e.event),
+    isTerminal: (e) => endsStream(e, terminal),
     pingIntervalMs: context.pingIntervalMs,
     cutAfter: context.qa.cutFor(options.runId),
   });
@@ -26,7 +34,7 @@ export function liveStream(
 export function untilTerminal(topic: RunTopic, terminal: readonly RunEventName[], start: () => void): Promise<RunEvent> {
   return new Promise((resolve) => {
     const detach = topic.subscribe((event) => {
-      if (terminal.includes(event.event)) {
+      if (endsStream(event, terminal)) {
         detach();
         resolve(event);
       }

@@ -9,6 +9,7 @@ import { requireMode, UUID_PATTERN, WORKFLOW_MODES } from '../params.js';
 import type { Params, Router } from '../router.js';
 import { checkRunInputs } from '../run-inputs.js';
 import { elapsedSeconds, type Run } from '../runs/run.js';
+import { eventStreamResponse } from '../sse-response.js';
 import { liveStream, untilTerminal } from './streams.js';
 
 export function workflowRoutes(router: Router<ServiceContext>): void {
@@ -44,7 +45,7 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
     requireMode(app, WORKFLOW_MODES, 'not_workflow_app');
     const run = engine.runs.get(id!);
     if (!run || run.app.id !== app.id || run.user !== user) throw notFound('Workflow run not found');
-    if (run.finishedEvent) return liveStream(context, run.topic, ['workflow_finished'], { runId: run.id, initial: [run.finishedEvent] });
+    if (run.finishedEvent) return eventStreamResponse({ initial: [run.finishedEvent], isTerminal: () => true, pingIntervalMs: context.pingIntervalMs });
     const flag = (name: string) => url.searchParams.get(name)?.toLowerCase() === 'true';
     const terminal: RunEventName[] = flag('continue_on_pause') ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
     return liveStream(context, run.topic, terminal, { runId: run.id, initial: flag('include_state_snapshot') ? snapshot(run, context) : [] });

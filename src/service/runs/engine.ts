@@ -138,6 +138,28 @@ export class WorkflowEngine {
     void this.#guard(run, () => this.#finishWorkflow(run, run.outputs ?? {}, 'stopped'));
   }
 
+  /**
+   * Fails a run that is running or paused, as a provider error would: `workflow_finished(failed)`
+   * then an in-stream `error` (dify-wire.md §4.1). Its waiting form closes.
+   */
+  fail(run: Run, error: { code: string; status: number; message: string }): void {
+    if (isOver(run)) return;
+    const form = run.pausedOn ? this.forms.byId(run.pausedOn) : undefined;
+    if (form && form.status === 'waiting') {
+      form.status = 'expired';
+      clearTimeout(form.timer);
+    }
+    run.pausedOn = null;
+    run.status = 'failed';
+    if (run.chat) {
+      run.chat.message.status = 'error';
+      run.chat.message.error = error.message;
+    }
+    void this.#finishWorkflow(run, run.outputs ?? {}, 'failed', error.message)
+      .then(() => this.#emit(run, { event: 'error', ...error }, true))
+      .catch(() => undefined);
+  }
+
   /** Stops every timer; runs in flight stop at their next step. */
   close(): void {
     for (const run of this.runs.values()) run.abort.abort();
@@ -214,7 +236,7 @@ export class WorkflowEngine {
     let current: string | undefined = nodeId;
     let previous = predecessor;
     while (current) {
-      if (run.abort.signal.aborted || run.status === 'stopped') return;
+      if (run.abort.signal.aborted || isOver(run)) return;
       const node: WorkflowNode = run.workflow.nodes.find((n) => n.id === current)!;
       const started = await this.#startNode(run, node, previous);
       switch (node.type) {
@@ -263,7 +285,7 @@ export class WorkflowEngine {
   async #stream(run: Run, text: string, pace: { chunk_size: number; chunk_delay_ms: number }, event: (chunk: string) => Emittable): Promise<void> {
     for (let i = 0; i < text.length; i += pace.chunk_size) {
       if (pace.chunk_delay_ms) await delay(pace.chunk_delay_ms, run.abort.signal);
-      if (run.status === 'stopped') return;
+      if (isOver(run)) return;
       await this.#emit(run, event(text.slice(i, i + pace.chunk_size)));
     }
   }
@@ -355,11 +377,11 @@ export class WorkflowEngine {
     await this.#emit(run, { event: 'node_finished', data });
   }
 
-  async #finishWorkflow(run: Run, outputs: Record<string, unknown>, status: 'succeeded' | 'stopped' = 'succeeded'): Promise<void> {
-    if (run.finishedEvent || (status === 'succeeded' && run.status === 'stopped')) return;
+  async #finishWorkflow(run: Run, outputs: Record<string, unknown>, status: 'succeeded' | 'stopped' | 'failed' = 'succeeded', error: string | null = null): Promise<void> {
+    if (run.finishedEvent || (status === 'succeeded' && (run.status === 'stopped' || run.status === 'failed'))) return;
     run.status = status;
     run.outputs = outputs;
-    run.error = status === 'stopped' ? STOPPED_ERROR : null;
+    run.error = status === 'stopped' ? STOPPED_ERROR : error;
     run.finishedAt = nowSeconds();
     const data: WorkflowFinishedData = {
       id: run.id,
@@ -378,7 +400,7 @@ export class WorkflowEngine {
     };
     // A late `/events` request gets this one frame with task_id = run id and no conversation fields.
     run.finishedEvent = { event: 'workflow_finished', task_id: run.id, workflow_run_id: run.id, data };
-    if (run.chat) {
+    if (run.chat && status !== 'failed') {
       const { message } = run.chat;
       message.answerTokens = tokensOf(message.answer);
       message.latency = elapsedSeconds(run);
@@ -403,27 +425,15 @@ export class WorkflowEngine {
     } catch (error) {
       if (run.abort.signal.aborted) return;
       console.error('[service] run failed:', error);
-      run.status = 'failed';
-      run.error = (error as Error).message;
-      run.finishedAt = nowSeconds();
-      if (run.chat) {
-        run.chat.message.status = 'error';
-        run.chat.message.error = run.error;
-      }
-      await this.#emit(run, {
-        event: 'error',
-        code: 'internal_server_error',
-        status: 500,
-        message: 'Internal Server Error, please contact support.',
-      }, true).catch(() => undefined);
+      this.fail(run, { code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' });
     }
   }
 
-  /** Publishes an event; once a run is stopped only its closing events (`final`) go out. */
+  /** Publishes an event; once a run is stopped or failed only its closing events (`final`) go out. */
   async #emit(run: Run, event: Emittable, final = false): Promise<void> {
     const latency = this.#options.latencyMs?.() ?? 0;
     if (latency > 0) await delay(latency, run.abort.signal);
-    if (run.abort.signal.aborted || (run.status === 'stopped' && !final)) return;
+    if (run.abort.signal.aborted || ((run.status === 'stopped' || run.status === 'failed') && !final)) return;
     run.topic.publish(this.envelope(run, event));
   }
 
