@@ -1,28 +1,192 @@
-/** The demo page's own script: user switching and the live event log. */
+/**
+ * The QA page: pick an app and its run inputs (the scenario), pick the user, watch the live event
+ * log, and drive the embedded service's faults. Each run gets a fresh `<human-input-form>`, so
+ * nothing of the previous run lingers.
+ */
 import '../src/elements/define-all.js';
-import type { RunEventEvent } from '../src/elements/human-input-form/events.js';
+import { AppClient } from '../src/client/index.js';
+import type { SessionGrant } from '../src/protocol/index.js';
+import { APPS_PATH, sessionUrl, USER_COOKIE, type AppsAnswer, type DemoApp } from './qa/contract.js';
+import { EventLog } from './qa/event-log.js';
+import { qa, QaError } from './qa/qa-client.js';
+import { renderRunInputs, runInputValues } from './qa/run-inputs.js';
 
-const USER_COOKIE = 'demo_user';
-const form = document.querySelector('human-input-form')!;
-const log = document.querySelector<HTMLOListElement>('#log')!;
-const userField = document.querySelector<HTMLInputElement>('#user')!;
+/** Modes whose runs are workflows, so they can pause for a human. */
+const WORKFLOW_MODES = new Set(['workflow', 'advanced-chat']);
 
-userField.value = document.cookie.split(/;\s*/).find((c) => c.startsWith(`${USER_COOKIE}=`))?.split('=')[1] ?? 'demo-user';
+const $ = <T extends Element>(selector: string) => document.querySelector<T>(selector)!;
+const appSelect = $<HTMLSelectElement>('#app');
+const inputsBox = $<HTMLDivElement>('#inputs');
+const queryField = $<HTMLLabelElement>('#query-field');
+const runInfo = $<HTMLParagraphElement>('#run-info');
+const qaStatus = $<HTMLParagraphElement>('#qa-status');
+const expireButton = $<HTMLButtonElement>('#expire');
+const log = new EventLog($<HTMLOListElement>('#log'));
 
-document.querySelector('#who')!.addEventListener('submit', (event) => {
+let apps: DemoApp[] = [];
+/** The token of the form on screen, for "Expire the form now". */
+let formToken = '';
+let runId = '';
+
+// The user: a cookie the sample backend reads in place of a real login.
+const userField = $<HTMLInputElement>('#user');
+userField.value = document.cookie.split(/;\s*/).find((c) => c.startsWith(`${USER_COOKIE}=`))?.slice(USER_COOKIE.length + 1) ?? 'demo-user';
+$('#who').addEventListener('submit', (event) => {
   event.preventDefault();
   document.cookie = `${USER_COOKIE}=${encodeURIComponent(userField.value)}; path=/; SameSite=Lax`;
   location.reload();
 });
-document.querySelector('#restart')!.addEventListener('click', () => {
-  log.replaceChildren();
-  void form.start();
+
+$('#scenario').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void newRun();
+});
+appSelect.addEventListener('change', () => {
+  showScenario();
+  void newRun();
+});
+$('#clear-log').addEventListener('click', () => log.clear());
+
+// Everything the element reports lands in the log; its events bubble out of it.
+const page = $<HTMLElement>('main');
+page.addEventListener('run-event', (e) => {
+  const { event } = e;
+  log.run(event);
+  if ('workflow_run_id' in event && event.workflow_run_id) runId = event.workflow_run_id;
+  if (event.event === 'human_input_required') formToken = event.data.form_token ?? '';
+  if (['human_input_form_filled', 'human_input_form_timeout', 'workflow_finished', 'error'].includes(event.event)) formToken = '';
+  showRun();
+});
+page.addEventListener('form-error', (e) => log.note('element', `form-error ${e.error.code}: ${e.error.message}`));
+page.addEventListener('run-finished', () => log.note('element', 'run-finished'));
+
+function selectedApp(): DemoApp {
+  return apps.find((a) => a.id === appSelect.value) ?? apps[0]!;
+}
+
+function showScenario(): void {
+  const app = selectedApp();
+  renderRunInputs(inputsBox, app.user_input_form);
+  queryField.hidden = app.mode !== 'advanced-chat';
+  history.replaceState(null, '', `#app=${encodeURIComponent(app.id)}`);
+}
+
+function showRun(): void {
+  runInfo.textContent = runId ? `Run ${runId}${formToken ? ` · form ${formToken} open` : ''}` : 'Starting a run…';
+  expireButton.disabled = !formToken || !qaAvailable;
+}
+
+/** Starts a run of the chosen scenario in a new element; `dropAfter` arms a one-off stream cut first. */
+async function newRun(dropAfter?: number): Promise<void> {
+  const app = selectedApp();
+  const inputs = runInputValues(inputsBox);
+  log.clear();
+  runId = '';
+  formToken = '';
+  showRun();
+  const form = document.createElement('human-input-form');
+  form.id = 'form';
+  form.inputs = inputs;
+  try {
+    // A Chatflow run starts with a chat message; the page sends it and the element follows the run.
+    if (app.mode === 'advanced-chat') {
+      runId = await startChatflow(app, inputs);
+      form.runId = runId;
+      log.note('page', `chat message sent; following run ${runId}`);
+    }
+    if (dropAfter !== undefined) {
+      await qa.cutNextStream(dropAfter);
+      log.note('page', `the next stream drops after ${dropAfter} events`);
+    }
+  } catch (error) {
+    log.note('page', `could not start: ${(error as Error).message}`);
+    return;
+  }
+  form.sessionUrl = sessionUrl(app.id);
+  $('human-input-form').replaceWith(form);
+}
+
+async function startChatflow(app: DemoApp, inputs: Record<string, unknown>): Promise<string> {
+  const url = sessionUrl(app.id);
+  const answer = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  if (!answer.ok) throw new Error(`session: HTTP ${answer.status}`);
+  const grant = (await answer.json()) as SessionGrant;
+  const client = new AppClient({ baseUrl: new URL(grant.relay_url, new URL(url, location.href)).href, credential: grant.token });
+  const abort = new AbortController();
+  const query = $<HTMLInputElement>('#query').value || 'Hello';
+  try {
+    // The relay puts the session's user in; the run goes on server-side once the page stops reading.
+    for await (const event of client.streamChatMessage({ query, inputs, user: '' }, abort.signal)) {
+      if ('workflow_run_id' in event && event.workflow_run_id) return event.workflow_run_id;
+    }
+  } finally {
+    abort.abort();
+  }
+  throw new Error('the chat message started no workflow run');
+}
+
+// QA controls: only with the embedded service; against a real deployment they say why not.
+let qaAvailable = false;
+
+async function control(action: () => Promise<unknown>, done: string): Promise<void> {
+  qaStatus.textContent = '';
+  try {
+    await action();
+    qaStatus.textContent = done;
+    log.note('page', `QA: ${done}`);
+  } catch (error) {
+    qaStatus.textContent = error instanceof QaError ? `${error.code}: ${error.message}` : String(error);
+  }
+}
+
+async function showQaSettings(): Promise<void> {
+  const settings = await qa.settings();
+  $<HTMLInputElement>('#latency').value = String(settings.latencyMs);
+  $<HTMLInputElement>('#fail-fetch').checked = settings.failRemoteFetch;
+}
+
+$('#latency-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const latencyMs = Number($<HTMLInputElement>('#latency').value);
+  void control(() => qa.change({ latencyMs }), `latency set to ${latencyMs} ms`);
+});
+$('#cut-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void newRun(Number($<HTMLInputElement>('#cut-after').value));
+});
+expireButton.addEventListener('click', () => {
+  const token = formToken;
+  void control(() => qa.expireForm(token), 'form expired');
+});
+$<HTMLInputElement>('#fail-fetch').addEventListener('change', (event) => {
+  const failRemoteFetch = (event.target as HTMLInputElement).checked;
+  void control(() => qa.change({ failRemoteFetch }), failRemoteFetch ? 'remote file fetches fail' : 'remote file fetches work');
+});
+$('#reset').addEventListener('click', () => {
+  void control(async () => {
+    await qa.reset();
+    await showQaSettings();
+  }, 'service reset: runs, forms and settings are back to their start').then(() => newRun());
 });
 
-form.addEventListener('run-event', (e: RunEventEvent) => {
-  const item = document.createElement('li');
-  const { event } = e.event;
-  item.textContent = event === 'text_chunk' ? `${event} ${JSON.stringify(e.event.data.text)}` : event;
-  log.append(item);
-  log.scrollTop = log.scrollHeight;
-});
+async function init(): Promise<void> {
+  const answer = await fetch(APPS_PATH);
+  const described = (await answer.json()) as AppsAnswer;
+  apps = described.apps.filter((a) => WORKFLOW_MODES.has(a.mode));
+  if (!apps.length) apps = described.apps;
+  $('#upstream').textContent = described.upstream === 'embedded' ? 'Embedded service (fixture apps)' : 'A real deployment (UPSTREAM_URL)';
+  appSelect.replaceChildren(...apps.map((a) => new Option(`${a.name} (${a.mode})`, a.id)));
+  const asked = new URLSearchParams(location.hash.slice(1)).get('app');
+  appSelect.value = apps.some((a) => a.id === asked) ? asked! : described.default_app;
+  if (!appSelect.value) appSelect.selectedIndex = 0;
+  qaAvailable = described.qa;
+  $<HTMLFieldSetElement>('#qa-controls').disabled = !qaAvailable;
+  const unavailable = $<HTMLParagraphElement>('#qa-unavailable');
+  unavailable.hidden = qaAvailable;
+  unavailable.textContent = described.qa_unavailable ?? '';
+  if (qaAvailable) await showQaSettings();
+  showScenario();
+  await newRun();
+}
+
+void init();

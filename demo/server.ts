@@ -32,16 +32,8 @@ export interface RunningDemo {
 
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   const backend = await createHostBackend(options);
-  const vite: ViteDevServer = await createVite({
-    configFile: false,
-    root: fileURLToPath(new URL('.', import.meta.url)),
-    server: { middlewareMode: true, hmr: false },
-    appType: 'mpa',
-    logLevel: 'warn',
-    // The examples run from the sources here, so `npm start` needs no build.
-    plugins: [hitlPackage({ source: true }), react(), vue(vueOptions())],
-  });
   const bundle = join(REPO_ROOT, 'dist', 'hitl-elements.js');
+  let vite: ViteDevServer | undefined;
   const server: Server = createServer((req, res) => {
     if (backend.handle(req, res)) return;
     if (req.url === '/hitl-elements.js') {
@@ -51,7 +43,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
       res.end(built ? readFileSync(bundle) : 'Run `npm run build` first: the script-tag page loads dist/hitl-elements.js.');
       return;
     }
-    vite.middlewares(req, res);
+    vite!.middlewares(req, res);
+  });
+  vite = await createVite({
+    configFile: false,
+    root: fileURLToPath(new URL('.', import.meta.url)),
+    // Vite's client socket shares the demo's port, so demos (and tests) can run side by side.
+    server: { middlewareMode: true, hmr: false, ws: { server } },
+    appType: 'mpa',
+    logLevel: 'warn',
+    // The examples run from the sources here, so `npm start` needs no build.
+    plugins: [hitlPackage({ source: true }), react(), vue(vueOptions())],
   });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -65,7 +67,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await vite.close();
+      await vite!.close();
       await backend.close();
     },
   };

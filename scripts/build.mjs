@@ -4,7 +4,8 @@
 //
 // `--out-dir DIR` builds the package into DIR instead of dist/ and leaves the committed files
 // (custom-elements.json, docs/api.md) alone: DIR gets its own manifest and api.md. Tests use it to
-// build in isolation.
+// build in isolation, with `--no-budget`: they test what the build makes, and the budget has its
+// own check (`npm run build` in CI).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { API_REFERENCE, apiMarkdown, reactTypings, write } from './api-reference.mjs';
 import { checkBundleSize } from './bundle-size.mjs';
 
-const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
+const { values } = parseArgs({ options: { 'out-dir': { type: 'string' }, 'no-budget': { type: 'boolean' } } });
 const outDir = values['out-dir'] ?? 'dist';
 const isolated = values['out-dir'] !== undefined;
 
@@ -31,4 +32,4 @@ write(join(outDir, 'types', 'react.d.ts'), reactTypings(manifest));
 // `import 'hitl-elements/react'` must also resolve at run time: the entry is types only.
 write(join(outDir, 'react.js'), '// JSX typings only: see types/react.d.ts.\nexport {};\n');
 
-if (!checkBundleSize(join(outDir, 'hitl-elements.js'))) process.exit(1);
+if (!checkBundleSize(join(outDir, 'hitl-elements.js')) && !values['no-budget']) process.exit(1);

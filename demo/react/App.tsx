@@ -39,7 +39,7 @@ export function App() {
         key={run.key}
         session-url="/api/session"
         inputs={run.inputs}
-        onform-shown={(e) => note(`Form shown: ${e.form.node_title}`)}
+        onform-shown={() => note('Form shown')}
         onsubmitted={(e) => note(`Submitted with action “${e.action}”`)}
         onrun-finished={(e) => {
           note(`Run finished: ${e.result.status}`);

@@ -50,7 +50,7 @@ test('a run started with the app\'s inputs is completed, and the app shows the e
   assert.equal(parsed.comments, 'Looks good.');
   assert.match(String(parsed.notes), /^Version 4\.1\.0/);
   // The submit's answer and the run's end race each other; the app saw both.
-  assert.deepEqual((await page.locator('#seen li').allInnerTexts()).sort(), ['Form shown: Editor review', 'Run finished: succeeded', 'Submitted with action “approve”']);
+  assert.deepEqual((await page.locator('#seen li').allInnerTexts()).sort(), ['Form shown', 'Run finished: succeeded', 'Submitted with action “approve”']);
   assert.deepEqual(problems, []);
   await page.close();
 });

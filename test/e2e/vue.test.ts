@@ -30,7 +30,7 @@ test('a run started with the app\'s inputs is completed, and the app shows the e
   await outputs.waitFor({ timeout: 10_000 });
   assert.deepEqual(JSON.parse(await outputs.innerText()), { result: 'sent_back', comments: 'Needs a changelog link.' });
   // The submit's answer and the run's end race each other; the app saw both.
-  assert.deepEqual((await page.locator('#seen li').allInnerTexts()).sort(), ['Form shown: Editor review', 'Run finished: succeeded', 'Submitted with action “send_back”']);
+  assert.deepEqual((await page.locator('#seen li').allInnerTexts()).sort(), ['Form shown', 'Run finished: succeeded', 'Submitted with action “send_back”']);
   assert.deepEqual(problems, []);
   await page.close();
 });

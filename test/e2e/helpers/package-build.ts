@@ -50,7 +50,9 @@ async function build(): Promise<string> {
   }
   const staging = join(CACHE, `${hash}.${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
-  await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--out-dir', join(staging, 'dist')], { cwd: REPO });
+  await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--out-dir', join(staging, 'dist'), '--no-budget'], { cwd: REPO }).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`npm run build failed:\n${`${error.stdout ?? ''}\n${error.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n')}`);
+  });
   cpSync(join(REPO, 'package.json'), join(staging, 'package.json'));
   cpSync(join(staging, 'dist', 'custom-elements.json'), join(staging, 'custom-elements.json'));
   symlinkSync(join(REPO, 'node_modules'), join(staging, 'node_modules'), 'dir');
