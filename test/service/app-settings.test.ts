@@ -142,3 +142,15 @@ describe("the seed's availability table", () => {
     assertError(await h.raw('GET', `/messages?conversation_id=${uuid}`, { key: KEYS.textGenerator }), 400, 'not_chat_app', mismatch);
   });
 });
+
+describe('pinned workflow versions', () => {
+  test('POST /workflows/{workflow_id}/run runs the app’s own workflow only', async () => {
+    const wf = h.client(KEYS.workflow);
+    const id = '7c2d1e0f-9b8a-4c3d-8e7f-6a5b4c3d2e1f';
+    const body = await wf.runWorkflow({ inputs: {}, user: 'pinned' }, undefined, id);
+    assert.equal(body.data.workflow_id, id);
+    assert.equal(body.data.status, 'paused');
+    await assert.rejects(wf.runWorkflow({ inputs: {}, user: 'pinned' }, undefined, '8c9a2f0e-0000-4000-8000-000000000000'), { code: 'not_found', message: 'Workflow not found', status: 404 });
+    await assert.rejects(wf.runWorkflow({ inputs: {}, user: 'pinned' }, undefined, 'draft'), { code: 'invalid_param', message: 'Invalid workflow_id format', status: 400 });
+  });
+});
