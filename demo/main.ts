@@ -21,12 +21,14 @@ const queryField = $<HTMLLabelElement>('#query-field');
 const runInfo = $<HTMLParagraphElement>('#run-info');
 const qaStatus = $<HTMLParagraphElement>('#qa-status');
 const expireButton = $<HTMLButtonElement>('#expire');
+const failButton = $<HTMLButtonElement>('#fail-run');
 const log = new EventLog($<HTMLOListElement>('#log'));
 
 let apps: DemoApp[] = [];
 /** The token of the form on screen, for "Expire the form now". */
 let formToken = '';
 let runId = '';
+let runActive = false;
 
 // The user: a cookie the sample backend reads in place of a real login.
 const userField = $<HTMLInputElement>('#user');
@@ -53,6 +55,7 @@ page.addEventListener('run-event', (e) => {
   const { event } = e;
   log.run(event);
   if ('workflow_run_id' in event && event.workflow_run_id) runId = event.workflow_run_id;
+  runActive = event.event !== 'workflow_finished' && event.event !== 'error';
   if (event.event === 'human_input_required') formToken = event.data.form_token ?? '';
   if (['human_input_form_filled', 'human_input_form_timeout', 'workflow_finished', 'error'].includes(event.event)) formToken = '';
   showRun();
@@ -74,6 +77,7 @@ function showScenario(): void {
 function showRun(): void {
   runInfo.textContent = runId ? `Run ${runId}${formToken ? ` · form ${formToken} open` : ''}` : 'Starting a run…';
   expireButton.disabled = !formToken || !qaAvailable;
+  failButton.disabled = !runId || !runActive || !qaAvailable;
 }
 
 /** Starts a run of the chosen scenario in a new element; `dropAfter` arms a one-off stream cut first. */
@@ -82,6 +86,7 @@ async function newRun(dropAfter?: number): Promise<void> {
   const inputs = runInputValues(inputsBox);
   log.clear();
   runId = '';
+  runActive = false;
   formToken = '';
   showRun();
   const form = document.createElement('human-input-form');
@@ -157,6 +162,10 @@ $('#cut-form').addEventListener('submit', (event) => {
 expireButton.addEventListener('click', () => {
   const token = formToken;
   void control(() => qa.expireForm(token), 'form expired');
+});
+failButton.addEventListener('click', () => {
+  const run = runId;
+  void control(() => qa.failRun(run), 'run failed');
 });
 $<HTMLInputElement>('#fail-fetch').addEventListener('change', (event) => {
   const failRemoteFetch = (event.target as HTMLInputElement).checked;

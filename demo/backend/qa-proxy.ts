@@ -8,6 +8,7 @@
  *   PATCH /api/qa/settings                  latencyMs, failRemoteFetch, cutStreamAfter, …
  *   POST  /api/qa/cut-next-stream {after}   the next run stream opened closes after `after` events
  *   POST  /api/qa/forms/<token>/expire      the form times out now
+ *   POST  /api/qa/runs/<id>/fail            the run fails as on a provider error
  *   POST  /api/qa/reset                     the service forgets every run and form
  *
  * "Cut the next stream" is built from the service's stream cut, which applies to every stream
@@ -66,6 +67,11 @@ export function createQaProxy(serviceOrigin: string): QaProxy {
     if (expire && method === 'POST') {
       if (!SEGMENT.test(expire[1]!)) return problem(400, 'invalid_param', 'A form token is letters, digits, `-` or `_`.');
       return pass(await admin('POST', `/forms/${expire[1]}/expire`));
+    }
+    const fail = /^\/runs\/([^/]+)\/fail$/.exec(rest);
+    if (fail && method === 'POST') {
+      if (!SEGMENT.test(fail[1]!)) return problem(400, 'invalid_param', 'A run id is letters, digits, `-` or `_`.');
+      return pass(await admin('POST', `/runs/${fail[1]}/fail`, '{}'));
     }
     if (rest === '/reset' && method === 'POST') {
       armed = undefined;

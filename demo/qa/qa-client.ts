@@ -28,5 +28,6 @@ export const qa = {
   change: (settings: Partial<QaSettings>) => call<QaSettings>('PATCH', '/settings', settings),
   cutNextStream: (after: number) => call<QaSettings>('POST', '/cut-next-stream', { after }),
   expireForm: (token: string) => call<{ status: string }>('POST', `/forms/${encodeURIComponent(token)}/expire`),
+  failRun: (runId: string) => call<{ status: string }>('POST', `/runs/${encodeURIComponent(runId)}/fail`),
   reset: () => call<unknown>('POST', '/reset'),
 };
