@@ -3,7 +3,9 @@
 // Run through `node --import tsx` so this config can load the TypeScript backend.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHostBackend } from './demo/host-backend.ts';
 
 const executablePath = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
@@ -14,7 +16,18 @@ if (!executablePath) {
 
 // Browser tests run on their own fixture when there is one (forms built to exercise every input
 // type and state), else on the demo's default fixture.
-const fixturePath = ['test/fixtures/browser.json'].find((p) => existsSync(p));
+let fixturePath = ['test/fixtures/browser.json'].find((p) => existsSync(p));
+// The companion elements' tests use the default fixture's chat apps: they join the browser
+// fixture's apps (in a merged copy) unless it has apps with those ids or keys already.
+if (fixturePath) {
+  const browser = JSON.parse(readFileSync(fixturePath, 'utf8'));
+  const taken = new Set(browser.apps.flatMap((a) => [a.id, a.key]));
+  const chatApps = JSON.parse(readFileSync('demo/fixtures/default.json', 'utf8')).apps.filter(
+    (a) => a.mode !== 'workflow' && a.mode !== 'completion' && !taken.has(a.id) && !taken.has(a.key),
+  );
+  fixturePath = join(mkdtempSync(join(tmpdir(), 'hitl-wtr-')), 'fixture.json');
+  writeFileSync(fixturePath, JSON.stringify({ ...browser, apps: [...browser.apps, ...chatApps] }));
+}
 const backend = await createHostBackend({ servicePort: 0, fixturePath });
 
 /** Prints `wtr: N passed, N failed, N skipped` on a line of its own, for CI. */
@@ -68,7 +81,7 @@ export default {
       launchOptions: {
         executablePath,
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
       },
     }),
   ],

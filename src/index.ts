@@ -11,3 +11,8 @@ export { HitlFile, type Uploader } from './elements/hitl-file/hitl-file.js';
 export { HitlFileList } from './elements/hitl-file-list/hitl-file-list.js';
 export { registerTerms, type TermKey, type Terms } from './elements/shared/terms.js';
 export { setTrustedTypesPolicy } from './elements/shared/markdown.js';
+export { Companion, CompanionEvent, PagedCompanion } from './elements/shared/companion.js';
+export { registerCompanionTerms, COMPANION_KEYS, type CompanionTerms } from './elements/shared/companion-terms.js';
+export { ConversationList } from './elements/conversation-list/conversation-list.js';
+export { ConversationVariables } from './elements/conversation-variables/conversation-variables.js';
+export { MessageFeedback, type FeedbackDetail } from './elements/message-feedback/message-feedback.js';

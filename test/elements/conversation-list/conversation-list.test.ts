@@ -25,7 +25,7 @@ describe('<conversation-list>', () => {
     await until(() => el.conversations.length === 105, 'the second page');
     await el.updateComplete;
     expect(el.hasMore).to.equal(false);
-    expect($(el, '[part=more]')).to.equal(null);
+    expect(!$(el, '[part=more]')).to.equal(true);
     expect(new Set(el.conversations.map((c) => c.id))).to.deep.equal(new Set(created.map((c) => c.conversation_id)));
   });
 
@@ -149,8 +149,8 @@ describe('<conversation-list>', () => {
     await chat(url, 'One more');
     await el.reload();
     expect(el.conversations.length).to.equal(1);
-    expect($(el, '[part=rename]')).to.equal(null);
-    expect($(el, '[part=del]')).to.equal(null);
+    expect(!$(el, '[part=rename]')).to.equal(true);
+    expect(!$(el, '[part=del]')).to.equal(true);
   });
 
   it('shows loading, empty and error states, and recovers with retry', async () => {
@@ -174,8 +174,8 @@ describe('<conversation-list>', () => {
     await until(() => errors.length === 2, 'the retry to fail again');
     broken.sessionUrl = url;
     await until(() => broken.matches(':state(empty)'), 'recovery');
-    expect($(broken, '[part=error]')).to.equal(null);
-    expect($(broken, '[part=retry]')).to.equal(null);
+    expect(!$(broken, '[part=error]')).to.equal(true);
+    expect(!$(broken, '[part=retry]')).to.equal(true);
   });
 
   it('shows relative times in the page language and applies the app settings', async () => {

@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/elements/conversation-variables/define.js';
 import type { ConversationVariables } from '../../../src/elements/conversation-variables/conversation-variables.js';
 import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
@@ -47,7 +47,7 @@ describe('<conversation-variables>', () => {
     expect(JSON.parse(editorOf<HTMLTextAreaElement>(el, 'contacts').value)).to.deep.equal([{ name: 'Grace Hopper', role: 'support' }]);
     // Files are read only: their names, no save button.
     expect(editorOf(el, 'last_upload').textContent!.trim()).to.equal('invoice-2041.pdf');
-    expect(editorOf(el, 'documents').closest('form')!.querySelector('button')).to.equal(null);
+    expect(!editorOf(el, 'documents').closest('form')!.querySelector('button')).to.equal(true);
     // Each editor is labelled by the variable's name and described by its description.
     const label = el.shadowRoot!.querySelector(`label[for="${editorOf(el, 'order_count').id}"]`)!;
     expect(label.textContent).to.equal('order_count');
@@ -96,7 +96,7 @@ describe('<conversation-variables>', () => {
     expect(editor.getAttribute('aria-describedby')).to.contain(errorOf(el, 'scores')!.id);
     expect(editor.value).to.equal('["high", "low"]');
     await until(() => el.shadowRoot!.activeElement === editor, 'focus on the field');
-    expect($(el, '[part=error]')).to.equal(null);
+    expect(!$(el, '[part=error]')).to.equal(true);
     await expectNoAxeViolations(el);
 
     // JSON that does not parse never leaves the browser.
@@ -141,13 +141,11 @@ describe('<conversation-variables>', () => {
     expect($(el, '[part=empty]')!.textContent).to.equal('No variables.');
   });
 
-  it.only('asks for a conversation when it has none', async () => {
+  it('asks for a conversation when it has none', async () => {
     const url = await newUser();
     const el = await fixture<ConversationVariables>(html`<conversation-variables session-url=${url} lang="ja"></conversation-variables>`);
     await settled(el);
     expect($(el, '[part=empty]')!.textContent).to.equal('会話を選ぶと変数が表示されます。');
     await expectNoAxeViolations(el);
-    const saved = oneEvent(el, 'variable-changed');
-    void saved;
   });
 });

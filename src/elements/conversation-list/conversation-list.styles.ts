@@ -1,0 +1,53 @@
+import { css } from 'lit';
+import { companionStyles } from '../shared/companion.styles.js';
+
+export const styles = [
+  ...companionStyles,
+  css`
+    @layer hitl {
+      [part~='list'] {
+        list-style: none;
+        margin: 0.5rem 0;
+        padding: 0;
+        max-height: var(--hitl-list-max-height, 24rem);
+        overflow: auto;
+        border-radius: calc(var(--_r) / 2);
+      }
+      [part~='option'] {
+        display: flex;
+        justify-content: space-between;
+        gap: 0.5rem;
+        padding: 0.5rem;
+        border-radius: calc(var(--_r) / 2);
+        cursor: pointer;
+      }
+      [part~='option-active'] {
+        outline: 1px dashed var(--_b);
+      }
+      [part~='list']:focus-visible [part~='option-active'] {
+        outline: 2px solid var(--_a);
+      }
+      [part~='option-selected'] {
+        background: var(--_a);
+        color: var(--_c);
+      }
+      [part~='name'] {
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      [part~='time'] {
+        flex: none;
+        font-size: 0.85em;
+        color: var(--_m);
+      }
+      [part~='option-selected'] [part~='time'] {
+        color: inherit;
+      }
+      [part~='name-input'] {
+        width: 100%;
+        box-sizing: border-box;
+      }
+    }
+  `,
+];

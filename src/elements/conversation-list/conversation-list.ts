@@ -1,0 +1,283 @@
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { Query, Transport } from '../../client/transport.js';
+import type { Conversation, ConversationSort } from '../../protocol/index.js';
+import { PagedCompanion, seg } from '../shared/companion.js';
+import { format } from '../shared/terms.js';
+import { styles } from './conversation-list.styles.js';
+
+const SORTS: ConversationSort[] = ['-updated_at', 'updated_at', '-created_at', 'created_at'];
+const SORT_TERMS = ['byActive', 'byInactive', 'byNewest', 'byOldest'] as const;
+
+/** Seconds per unit, largest first, for relative times. */
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 31_557_600],
+  ['month', 2_629_800],
+  ['week', 604_800],
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/**
+ * The signed-in user's conversations with a chat app, a page at a time, to pick one, rename it
+ * or delete it.
+ *
+ * @summary A user's conversations: paged, sortable, selectable, renamable.
+ * @tag conversation-list
+ *
+ * @fires conversation-selected - A conversation was chosen; `detail` is the conversation (`CompanionEvent<Conversation>`).
+ * @fires conversation-renamed - A rename succeeded; `detail` is the renamed conversation.
+ * @fires before-conversation-delete - Cancelable, before a delete; `detail` is the conversation.
+ * @fires conversation-deleted - A delete succeeded; `detail` is the deleted conversation.
+ * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ *
+ * @csspart container - The outer box.
+ * @csspart sort - The sort order select (inside its `label`).
+ * @csspart list - The listbox of conversations.
+ * @csspart option - A conversation; also `option-selected` for the chosen one, `option-active` for the one the keyboard is on.
+ * @csspart name - A conversation's name.
+ * @csspart time - When it was last active (or created, when sorted by creation), relative.
+ * @csspart empty - The empty state.
+ * @csspart more - The "Load more" button.
+ * @csspart row - A row of buttons (the actions, the rename form's buttons).
+ * @csspart rename - The rename button; `del` the delete button.
+ * @csspart rename-form - The rename form; `name-input` its text input.
+ * @csspart confirm - The delete confirmation.
+ * @csspart error - An error message.
+ * @csspart retry - The retry button.
+ * @csspart status - The announced status line.
+ *
+ * @cssproperty --hitl-accent - Accent colour (selection, focus rings); default the app's `chat_color_theme`.
+ * @cssproperty --hitl-accent-contrast - Text colour on the accent.
+ * @cssproperty --hitl-border-color - Borders.
+ * @cssproperty --hitl-radius - Corner radius.
+ * @cssproperty --hitl-padding - Padding of the box.
+ * @cssproperty --hitl-background - Background of the box.
+ * @cssproperty --hitl-input-background - Background of inputs.
+ * @cssproperty --hitl-button-background - Background of buttons.
+ * @cssproperty --hitl-font - Font shorthand.
+ * @cssproperty --hitl-color - Text colour.
+ * @cssproperty --hitl-muted-color - Colour of times and the status line.
+ * @cssproperty --hitl-error-color - Colour of errors.
+ * @cssproperty --hitl-list-max-height - Height after which the list scrolls (default 24rem).
+ *
+ * @cssstate loading - A page is loading.
+ * @cssstate ready - Conversations are listed.
+ * @cssstate empty - The user has no conversations.
+ * @cssstate error - Loading failed; a retry button is shown.
+ */
+export class ConversationList extends PagedCompanion<Conversation> {
+  static override styles = styles;
+  static override properties: PropertyDeclarations = {
+    sortBy: { attribute: 'sort-by', reflect: true },
+    selected: { reflect: true },
+    readonly: { type: Boolean },
+    infiniteScroll: { attribute: 'infinite-scroll', type: Boolean },
+  };
+
+  /** Order: `-updated_at` (default, most recently active first), `updated_at`, `-created_at` or `created_at`. */
+  sortBy: ConversationSort = '-updated_at';
+  /** Id of the chosen conversation. */
+  selected = '';
+  /** Hides rename and delete. */
+  readonly = false;
+  /** Loads the next page when the end of the list scrolls into view, instead of waiting for "Load more". */
+  infiniteScroll = false;
+
+  protected override reloadOn = ['sessionUrl', 'sortBy', 'pageSize'];
+  /** Index of the option the keyboard is on. */
+  #active = 0;
+  #mode: '' | 'rename' | 'delete' = '';
+  #observer: IntersectionObserver | undefined;
+
+  /** The conversations listed so far. */
+  get conversations(): readonly Conversation[] {
+    return this.items;
+  }
+
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#observer?.disconnect();
+  }
+
+  protected override updated(): void {
+    this.renderRoot.querySelector('[part~=option-active]')?.scrollIntoView?.({ block: 'nearest' });
+    const more = this.renderRoot.querySelector('[part=more]');
+    this.#observer?.disconnect();
+    if (more && this.infiniteScroll) {
+      this.#observer = new IntersectionObserver((entries) => entries[0]?.isIntersecting && void this.loadMore());
+      this.#observer.observe(more);
+    }
+  }
+
+  /** Lists from the first page again. */
+  override reload(): Promise<void> {
+    this.#active = 0;
+    this.#mode = '';
+    return super.reload();
+  }
+
+  protected request(): [string, Query] {
+    return ['/conversations', { sort_by: this.sortBy }];
+  }
+
+  protected get emptyNote(): string {
+    return this.t.empty;
+  }
+
+  /** Chooses a conversation by id (one already listed). */
+  select(id: string): void {
+    const index = this.items.findIndex((c) => c.id === id);
+    if (index < 0) return;
+    this.#active = index;
+    this.selected = id;
+    this.emit('conversation-selected', this.items[index]);
+  }
+
+  /** Renames a listed conversation. */
+  async rename(id: string, name: string): Promise<void> {
+    const renamed = await this.#act(id, async (api) => api.json<Conversation>('POST', `/conversations/${seg(id)}/name`, { json: { name } }));
+    if (!renamed) return;
+    this.items = this.items.map((c) => (c.id === id ? renamed : c));
+    this.#done(this.t.saved);
+    this.emit('conversation-renamed', renamed);
+  }
+
+  /** Deletes a listed conversation, unless a `before-conversation-delete` listener cancels it. */
+  async delete(id: string): Promise<void> {
+    const target = this.items.find((c) => c.id === id);
+    if (!target || !this.emit('before-conversation-delete', target, true)) return;
+    if (!(await this.#act(id, (api) => api.json('DELETE', `/conversations/${seg(id)}`, { json: {} }).then(() => true)))) return;
+    this.items = this.items.filter((c) => c !== target);
+    this.#active = Math.min(this.#active, this.items.length - 1);
+    if (this.selected === id) this.selected = '';
+    this.#done(this.t.deleted);
+    if (!this.items.length) this.set('empty');
+    this.emit('conversation-deleted', target);
+  }
+
+  /** Runs a rename or delete; a failure is shown and reported, and answers undefined. */
+  async #act<T>(id: string, work: (api: Transport) => Promise<T>): Promise<T | undefined> {
+    const run = this.run;
+    try {
+      const result = await work(await this.api());
+      return run === this.run ? result : undefined;
+    } catch (error) {
+      if (run === this.run && this.items.some((c) => c.id === id)) this.fail(error, true);
+      return undefined;
+    }
+  }
+
+  #done(note: string): void {
+    this.#mode = '';
+    this.failure = '';
+    this.note = note;
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[part=list]')?.focus());
+  }
+
+  #onKey(e: KeyboardEvent): void {
+    const last = this.items.length - 1;
+    const moves: Record<string, number> = { ArrowDown: this.#active + 1, ArrowUp: this.#active - 1, Home: 0, End: last, PageDown: this.#active + 10, PageUp: this.#active - 10 };
+    const current = this.items[this.#active];
+    if (e.key in moves) {
+      this.#active = Math.max(0, Math.min(last, moves[e.key]!));
+      // Past the end, the keyboard asks for the next page as scrolling would.
+      if (e.key === 'ArrowDown' && this.#active === last && this.more) void this.loadMore();
+      this.requestUpdate();
+    } else if ((e.key === 'Enter' || e.key === ' ') && current) this.select(current.id);
+    else if (e.key === 'F2' && current && !this.readonly) this.#open('rename');
+    else if (e.key === 'Delete' && current && !this.readonly) this.#open('delete');
+    else return;
+    e.preventDefault();
+  }
+
+  #open(mode: 'rename' | 'delete'): void {
+    this.#mode = mode;
+    this.failure = '';
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus());
+  }
+
+  /** Relative time of the sort field (`updated_at` unless sorted by creation). */
+  #when(c: Conversation): TemplateResult {
+    const at = this.sortBy.endsWith('created_at') ? c.created_at : c.updated_at;
+    const diff = at - Date.now() / 1000;
+    const [unit, size] = UNITS.find(([, s]) => Math.abs(diff) >= s) ?? UNITS[6]!;
+    const date = new Date(at * 1000);
+    return html`<time part="time" datetime=${date.toISOString()} title=${date.toLocaleString(this.locale)}
+      >${new Intl.RelativeTimeFormat(this.locale, { numeric: 'auto' }).format(Math.round(diff / size), unit)}</time
+    >`;
+  }
+
+  protected override render(): TemplateResult {
+    const t = this.t;
+    const items = this.items;
+    const current = items[this.#active];
+    const busy = this.state === 'loading';
+    return this.frame(html`
+      <label part="sort"
+        >${t.sortBy}
+        <select @change=${(e: Event) => (this.sortBy = (e.target as HTMLSelectElement).value as ConversationSort)}>
+          ${SORTS.map((s, i) => html`<option value=${s} ?selected=${s === this.sortBy}>${t[SORT_TERMS[i]!]}</option>`)}
+        </select>
+      </label>
+      <ul
+        part="list"
+        role="listbox"
+        tabindex="0"
+        aria-label=${t.conversations}
+        aria-busy=${busy}
+        aria-activedescendant=${current ? `o${this.#active}` : nothing}
+        @keydown=${this.#onKey}
+      >
+        ${items.map(
+          (c, i) =>
+            html`<li
+              id="o${i}"
+              role="option"
+              part="option${c.id === this.selected ? ' option-selected' : ''}${i === this.#active ? ' option-active' : ''}"
+              aria-selected=${c.id === this.selected}
+              @click=${() => this.select(c.id)}
+            >
+              <span part="name">${c.name || t.untitled}</span> ${this.#when(c)}
+            </li>`,
+        )}
+      </ul>
+      ${this.renderPaging()}
+      ${current && !this.readonly ? this.#renderActions(current) : nothing}
+    `);
+  }
+
+  #renderActions(c: Conversation): TemplateResult {
+    const t = this.t;
+    const name = c.name || t.untitled;
+    const cancel = html`<button type="button" @click=${() => this.#done('')}>${t.cancel}</button>`;
+    if (this.#mode === 'rename') {
+      return html`<form
+        part="rename-form"
+        @submit=${(e: SubmitEvent) => {
+          e.preventDefault();
+          const value = (e.target as HTMLFormElement).elements.namedItem('name') as HTMLInputElement;
+          if (value.value.trim()) void this.rename(c.id, value.value.trim());
+        }}
+        @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#done('')}
+      >
+        <label>${t.newName} <input part="name-input" name="name" required maxlength="255" .value=${c.name} data-focus /></label>
+        <div part="row"><button data-primary>${t.save}</button>${cancel}</div>
+      </form>`;
+    }
+    if (this.#mode === 'delete') {
+      return html`<div part="confirm" role="group" aria-labelledby="q" @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#done('')}>
+        <p id="q">${format(t.confirmDelete, name)}</p>
+        <div part="row"><button data-primary data-focus @click=${() => this.delete(c.id)}>${t.del}</button>${cancel}</div>
+      </div>`;
+    }
+    return html`<div part="row">
+      <button part="rename" aria-label="${t.rename}: ${name}" @click=${() => this.#open('rename')}>${t.rename}</button>
+      <button part="del" aria-label="${t.del}: ${name}" @click=${() => this.#open('delete')}>${t.del}</button>
+    </div>`;
+  }
+}

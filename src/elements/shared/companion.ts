@@ -1,0 +1,224 @@
+/**
+ * What the companion elements (`<conversation-list>`, `<conversation-variables>`,
+ * `<message-feedback>`, `<tts-player>`) share: the session of their `session-url` (one per URL
+ * on the page, see `session.ts`), the app's web settings fetched once per session and applied
+ * to each (colour theme, default language), terms, custom states, the status line and the
+ * error with its retry.
+ */
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import type { Query, Transport } from '../../client/transport.js';
+import { isErrorBody, type ErrorBody, type Page, type SiteSettings } from '../../protocol/index.js';
+import { companionTerms, type CompanionTerms } from './companion-terms.js';
+import { SessionSource } from './session.js';
+import { canonical, localeOf } from './terms.js';
+
+/** The companions' events: `detail` is what happened (a conversation, a variable, a rating…); all bubble and cross shadow roots. */
+export class CompanionEvent<T = unknown> extends Event {
+  constructor(type: string, readonly detail: T, cancelable = false) {
+    super(type, { bubbles: true, composed: true, cancelable });
+  }
+}
+
+export abstract class Companion extends LitElement {
+  static override properties: PropertyDeclarations = { sessionUrl: { attribute: 'session-url' } };
+
+  /** URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`). */
+  sessionUrl = '';
+
+  protected readonly internals = this.attachInternals();
+  protected site: SiteSettings | undefined;
+  /** The status line's text (a polite live region). */
+  protected note = '';
+  /** The error line's text. */
+  protected failure = '';
+  /** Properties whose change means loading again. */
+  protected reloadOn: string[] = ['sessionUrl'];
+  #state = '';
+
+  protected get t(): CompanionTerms {
+    return companionTerms(this.locale, this);
+  }
+
+  /** The nearest `lang`, else the app's `default_language`. */
+  protected get locale(): string {
+    return localeOf(this) || canonical(this.site?.default_language ?? '') || 'en';
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (this.sessionUrl && this.reloadOn.some((p) => changed.has(p))) void this.reload();
+  }
+
+  /** Loads the element's data again, from the start. */
+  abstract reload(): Promise<void>;
+
+  /** The session's relay; the first call also applies the app's web settings. */
+  protected async api(): Promise<Transport> {
+    const session = SessionSource.for(this.sessionUrl);
+    if (!this.site) {
+      session.site().then(
+        (site) => {
+          this.site = site;
+          this.requestUpdate();
+        },
+        // Without settings the element keeps its defaults.
+        () => undefined,
+      );
+    }
+    return session.transport();
+  }
+
+  /** Shows a state as a custom state (`:state(name)`), one at a time. */
+  protected set(state: string): void {
+    for (const [name, on] of [[this.#state, false], [state, true]] as const) {
+      try {
+        if (name) this.internals.states[on ? 'add' : 'delete'](name);
+      } catch {
+        // No CustomStateSet: the states are styling hooks only.
+      }
+    }
+    this.#state = state;
+    this.requestUpdate();
+  }
+
+  protected get state(): string {
+    return this.#state;
+  }
+
+  /** Reports a failure as a `companion-error` event and answers it as `{code, message, status}`. */
+  protected report(error: unknown): ErrorBody {
+    const body: ErrorBody = isErrorBody(error)
+      ? { code: error.code, message: error.message, status: error.status }
+      : { code: 'unknown', message: error instanceof Error ? error.message : String(error), status: 0 };
+    this.dispatchEvent(new CompanionEvent('companion-error', body));
+    return body;
+  }
+
+  /** Reports a failure and shows it on the error line; unless `quiet` (a failed action), in the `error` state with a retry. */
+  protected fail(error: unknown, quiet = false): void {
+    this.failure = this.report(error).message || this.t.error;
+    if (quiet) this.requestUpdate();
+    else this.set('error');
+  }
+
+  /** Dispatches a companion event; false when a listener cancelled it. */
+  protected emit(type: string, detail: unknown, cancelable = false): boolean {
+    return this.dispatchEvent(new CompanionEvent(type, detail, cancelable));
+  }
+
+  /** The box every companion renders: theme, language, content, error and status line. */
+  protected frame(content: unknown): TemplateResult {
+    const theme = this.site?.chat_color_theme ?? '';
+    const style = CSS.supports('color', theme) ? `--hitl-site-accent:${theme};--hitl-site-contrast:${contrastOf(theme)}` : '';
+    return html`<div part="container" lang=${this.locale} style=${style} ?data-inverted=${this.site?.chat_color_theme_inverted}>
+      ${content}
+      ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
+      ${this.state === 'error'
+        ? html`<button
+              part="retry"
+              @click=${() => {
+                this.failure = '';
+                void this.reload();
+              }}
+            >
+              ${this.t.retry}
+            </button>`
+        : nothing}
+      <p part="status" role="status">${this.note}</p>
+    </div>`;
+  }
+}
+
+/** A companion that lists a cursor-paged resource (`{data, has_more, limit}`, `last_id`). */
+export abstract class PagedCompanion<T extends { id: string }> extends Companion {
+  static override properties: PropertyDeclarations = { pageSize: { attribute: 'page-size', type: Number } };
+
+  /** Items per page, 1 to 100. */
+  pageSize = 20;
+
+  protected items: T[] = [];
+  protected more = false;
+  /** Bumped by every reload, so an answer for an older one is dropped. */
+  protected run = 0;
+  #busy = false;
+
+  /** Whether the service has more pages. */
+  get hasMore(): boolean {
+    return this.more;
+  }
+
+  /** The listing's path and query, or undefined when there is nothing to list. */
+  protected abstract request(): [string, Query] | undefined;
+
+  /** The status line when the list is empty. */
+  protected abstract get emptyNote(): string;
+
+  /** Lists from the first page again. */
+  override reload(): Promise<void> {
+    this.run++;
+    this.#busy = false;
+    this.items = [];
+    this.more = false;
+    return this.loadMore();
+  }
+
+  /** Loads the next page. */
+  async loadMore(): Promise<void> {
+    const request = this.request();
+    if (this.#busy || !this.sessionUrl) return;
+    if (!request) {
+      this.note = this.emptyNote;
+      return this.set('empty');
+    }
+    const run = this.run;
+    this.#busy = true;
+    this.failure = '';
+    this.note = this.t.loading;
+    this.set('loading');
+    try {
+      const page = await (await this.api()).json<Page<T>>('GET', request[0], {
+        query: { limit: this.pageSize, last_id: this.items.at(-1)?.id, ...request[1] },
+      });
+      if (run !== this.run) return;
+      this.items = [...this.items, ...page.data];
+      this.more = page.has_more;
+      this.note = this.items.length ? '' : this.emptyNote;
+      this.set(this.items.length ? 'ready' : 'empty');
+    } catch (error) {
+      if (run === this.run) this.failed(error);
+    } finally {
+      if (run === this.run) this.#busy = false;
+    }
+  }
+
+  /** A page that failed to load. */
+  protected failed(error: unknown): void {
+    this.fail(error);
+  }
+
+  protected renderPaging(): unknown {
+    return html`${this.state === 'empty' ? html`<p part="empty">${this.emptyNote}</p>` : nothing}
+    ${this.more ? html`<button part="more" ?disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
+  }
+}
+
+/** Black or white, whichever reads better on a `#rgb` / `#rrggbb` colour (white for others). */
+function contrastOf(color: string): string {
+  const hex = /^#([\da-f]{3}|[\da-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return '#fff';
+  const full = hex.length === 3 ? hex.replace(/./g, '$&$&') : hex;
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  // Relative luminance above ~0.18 gives black text the better WCAG contrast.
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.18 ? '#000' : '#fff';
+}
+
+/** `m:ss` */
+export const clock = (seconds: number): string => {
+  const s = Math.floor(seconds || 0);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** A path segment. */
+export const seg = encodeURIComponent;

@@ -1,0 +1,97 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/elements/message-feedback/define.js';
+import type { FeedbackDetail, MessageFeedback } from '../../../src/elements/message-feedback/message-feedback.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import { expectNoAxeViolations } from '../helpers/axe.js';
+import { until } from '../helpers/wait.js';
+import { chat, newUser } from '../conversation-list/chat-app.js';
+
+const $ = <T extends Element = HTMLButtonElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
+const idle = (el: MessageFeedback) => until(() => !el.matches(':state(sending)') && el, 'the feedback to be sent');
+
+/** A fresh element for the same message that reads the recorded feedback from the service. */
+async function recorded(url: string, conversationId: string, messageId: string): Promise<string> {
+  const el = await fixture<MessageFeedback>(
+    html`<message-feedback session-url=${url} conversation-id=${conversationId} message-id=${messageId}></message-feedback>`,
+  );
+  await until(() => el.matches(':state(liked), :state(disliked), :state(unrated)'), 'the read');
+  return el.rating;
+}
+
+describe('<message-feedback>', () => {
+  it('likes, revokes and dislikes with a comment, as recorded by the service', async () => {
+    const url = await newUser();
+    const { conversation_id, message_id } = await chat(url, 'Do you ship abroad?');
+    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
+    expect(el.matches(':state(unrated)')).to.equal(true);
+    expect($(el, '[part=like]').getAttribute('aria-label')).to.equal('Like');
+    expect($(el, '[part=like]').getAttribute('aria-pressed')).to.equal('false');
+    await expectNoAxeViolations(el);
+
+    const liked = oneEvent(el, 'feedback-changed') as Promise<CompanionEvent<FeedbackDetail>>;
+    $(el, '[part=like]').click();
+    expect((await liked).detail).to.deep.equal({ rating: 'like' });
+    await el.updateComplete;
+    expect(el.rating).to.equal('like');
+    expect(el.getAttribute('rating')).to.equal('like');
+    expect(el.matches(':state(liked)')).to.equal(true);
+    expect($(el, '[part=like]').getAttribute('aria-pressed')).to.equal('true');
+    expect($(el, '[part=status]').textContent).to.equal('Thanks for your feedback.');
+    expect(await recorded(url, conversation_id, message_id)).to.equal('like');
+
+    // Pressing it again takes the like back (rating null).
+    const revoked = oneEvent(el, 'feedback-changed') as Promise<CompanionEvent<FeedbackDetail>>;
+    $(el, '[part=like]').click();
+    expect((await revoked).detail).to.deep.equal({ rating: null });
+    await idle(el);
+    expect(el.matches(':state(unrated)')).to.equal(true);
+    expect($(el, '[part=status]').textContent).to.equal('Feedback removed.');
+    expect(await recorded(url, conversation_id, message_id)).to.equal('');
+
+    $(el, '[part=dislike]').click();
+    await until(() => el.rating === 'dislike', 'the dislike');
+    await el.updateComplete;
+    $(el, '[part=comment]').click();
+    const input = await until(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]'), 'the comment form');
+    await until(() => el.shadowRoot!.activeElement === input, 'focus in the comment');
+    await expectNoAxeViolations(el);
+    input.value = 'The answer was out of date.';
+    const before = oneEvent(el, 'before-feedback') as Promise<CompanionEvent<FeedbackDetail>>;
+    const commented = oneEvent(el, 'feedback-changed') as Promise<CompanionEvent<FeedbackDetail>>;
+    $(el, '[part=send]').click();
+    expect((await before).detail).to.deep.equal({ rating: 'dislike', content: 'The answer was out of date.' });
+    expect((await commented).detail.content).to.equal('The answer was out of date.');
+    await el.updateComplete;
+    expect(!el.shadowRoot!.querySelector('[part=comment-form]')).to.equal(true);
+    expect(await recorded(url, conversation_id, message_id)).to.equal('dislike');
+  });
+
+  it('sends nothing when before-feedback is cancelled, and shows the rating the host sets', async () => {
+    const url = await newUser();
+    const { conversation_id, message_id } = await chat(url, 'Hello');
+    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id} rating="dislike"></message-feedback>`);
+    expect(el.matches(':state(disliked)')).to.equal(true);
+    expect($(el, '[part=dislike]').getAttribute('aria-pressed')).to.equal('true');
+    el.addEventListener('before-feedback', (e) => e.preventDefault(), { once: true });
+    $(el, '[part=like]').click();
+    await el.updateComplete;
+    expect(el.rating).to.equal('dislike');
+    expect(await recorded(url, conversation_id, message_id)).to.equal('');
+  });
+
+  it('shows a failure and keeps the rating it had', async () => {
+    const url = await newUser();
+    const el = await fixture<MessageFeedback>(
+      html`<message-feedback session-url=${url} message-id="00000000-0000-4000-8000-000000000000" lang="zh-Hans"></message-feedback>`,
+    );
+    expect($(el, '[part=like]').getAttribute('aria-label')).to.equal('赞');
+    const error = oneEvent(el, 'companion-error') as Promise<CompanionEvent<{ code: string; status: number }>>;
+    $(el, '[part=like]').click();
+    expect((await error).detail).to.include({ code: 'not_found', status: 404 });
+    await idle(el);
+    expect(el.rating).to.equal('');
+    expect($(el, '[part=error]').getAttribute('role')).to.equal('alert');
+    expect($(el, '[part=error]').textContent).to.equal('Message Not Exists.');
+    await expectNoAxeViolations(el);
+  });
+});
