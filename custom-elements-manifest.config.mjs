@@ -7,4 +7,14 @@ export default {
   litelement: true,
   dependencies: false,
   packagejson: false,
+  plugins: [
+    {
+      // The analyzer reads files concurrently, so its module order varies from run to run; a
+      // committed manifest that is checked to be current needs one order.
+      name: 'modules-in-path-order',
+      packageLinkPhase({ customElementsManifest }) {
+        customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      },
+    },
+  ],
 };

@@ -12,9 +12,13 @@ const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 
 /** The manifest's custom elements, with the module each one lives in. */
 export function elementsOf(manifest) {
+  const tags = new Set();
   return manifest.modules
     .flatMap((module) => (module.declarations ?? []).map((declaration) => ({ module, declaration })))
-    .filter(({ declaration }) => declaration.customElement && declaration.tagName)
+    // Only a module's exported classes: the analyzer also lists the anonymous subclasses a define
+    // module registers (`define(tag, class extends X {})`), under made-up names and tags.
+    .filter(({ module, declaration }) => declaration.customElement && declaration.tagName && (module.exports ?? []).some((e) => e.name === declaration.name))
+    .filter(({ declaration }) => !tags.has(declaration.tagName) && tags.add(declaration.tagName))
     .map(({ module, declaration }) => {
       const members = declaration.members ?? [];
       const isPublic = (m) => !m.privacy && !m.static && !m.name.startsWith('#');
@@ -115,7 +119,12 @@ export function apiMarkdown(manifest) {
           cell(m.description),
         ]),
       ),
-      ...section('Events', ['Event', 'Type', 'Description'], e.events.map((ev) => [code(ev.name), code(ev.className), cell(ev.description)])),
+      ...section(
+        'Events',
+        ['Event', 'Type', 'Description'],
+        // The class named in the description moves to its own column.
+        e.events.map((ev) => [code(ev.name), code(ev.className), cell(ev.description.replace(/\s*\(`\w+Event`\)/, ''))]),
+      ),
       ...section('Slots', ['Slot', 'Description'], e.slots.map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)])),
       ...section('CSS parts', ['Part', 'Description'], e.cssParts.map((p) => [code(p.name), cell(p.description)])),
       ...(e.cssProperties.some((p) => p.default)
@@ -152,6 +161,7 @@ export function reactTypings(manifest) {
     ...[...imports].map(([path, names]) => `import type { ${names.join(', ')} } from '${path}';`),
     '',
     'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | string : string;',
+    'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : Event;',
     '',
     "/** A custom element's React props: its attributes, its writable properties, and `on<event-name>` listeners. */",
     'export type CustomElementProps<E extends HTMLElement, Attributes extends string, Fields extends { [A in Attributes]: keyof E }, Properties extends keyof E, Events extends object> = Omit<',
@@ -167,7 +177,7 @@ export function reactTypings(manifest) {
     const properties = e.properties.filter((p) => !p.readonly).map((p) => p.name);
     for (const f of attributeFields) if (f && !properties.includes(f)) properties.push(f);
     const union = (names) => (names.length ? names.map((n) => `'${n}'`).join(' | ') : 'never');
-    const eventType = (ev) => (ev.classModule ? ev.className : `'${ev.name}' extends keyof HTMLElementEventMap ? HTMLElementEventMap['${ev.name}'] : Event`);
+    const eventType = (ev) => (ev.classModule ? ev.className : `EventOf<'${ev.name}'>`);
     lines.push(
       `/** \`<${e.tag}>\`${e.summary ? `: ${e.summary.trim()}` : ''} */`,
       `export type ${typeName(e.tag)}Props = CustomElementProps<`,
