@@ -115,7 +115,8 @@ export class HitlFile extends HitlControl {
     const kind = ((Object.keys(KINDS) as FileType[]).find((k) => KINDS[k]!.includes(` ${extension} `)) ?? 'custom') as FileType;
     const custom = types.includes('custom');
     const isListed = listed.some((e) => e.toLowerCase() === `.${extension}`);
-    const byKind = !types.length || types.includes(kind);
+    // A file of no known kind counts as `custom`, which the listed extensions define.
+    const byKind = !types.length || (types.includes(kind) && (kind !== 'custom' || !listed.length || isListed));
     if ((!byKind && !(custom && isListed)) || (!custom && listed.length && !isListed)) return undefined;
     return byKind ? kind : 'custom';
   }

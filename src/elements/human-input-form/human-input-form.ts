@@ -430,7 +430,8 @@ export class HumanInputForm extends LitElement {
   #set(phase: Phase, drop?: boolean): void {
     toggleState(this.#internals, this.#phase, false);
     toggleState(this.#internals, (this.#phase = phase), true);
-    if (drop) this.#form = undefined;
+    // A form that leaves the screen is answered or gone: its draft is no longer needed.
+    if (drop && this.#form) this.#draft(this.#form.token, null), (this.#form = undefined);
     if (phase !== 'failed') this.#alert = '';
     if (this.#acted) this.#focus = '[data-focus]';
     this.requestUpdate();
@@ -520,7 +521,9 @@ function takeLabel(slot: Element): string | undefined {
   const text = node?.textContent!.trim() ?? '';
   const strong = (e: Element | null | undefined) => /^(h\d|strong|b)$/.test(e?.localName ?? '');
   const element = node as Element;
-  if (!text || text.length > 80 || !(strong(element) || (element.localName === 'p' && element.childNodes.length === 1 && strong(element.firstElementChild)) || /[:：]$/.test(text))) return undefined;
+  // Text only: a paragraph that also holds an image or a link is content, not a label.
+  if (!text || text.length > 80 || element.querySelector?.(':not(strong,b,em,i,code)')) return undefined;
+  if (!(strong(element) || (element.localName === 'p' && element.childNodes.length === 1 && strong(element.firstElementChild)) || /[:：]$/.test(text))) return undefined;
   node!.remove();
   return text.replace(/\s*[:：]$/, '');
 }

@@ -107,6 +107,7 @@ export abstract class HitlControl extends LitElement {
   protected changed(event?: string): void {
     this.#custom = '';
     this.#touched = true;
+    this.#sync();
     this.requestUpdate();
     if (event) this.dispatchEvent(new Event(event, { bubbles: true }));
   }

@@ -64,3 +64,21 @@ export async function startRun(app?: string, inputs: Record<string, unknown> = {
   }
   throw new Error('the run did not pause');
 }
+
+/** The embedded service's QA controls, through the sample host backend. */
+export async function qa(path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`/api/qa${path}`, {
+    method: body === undefined ? 'GET' : path === '/settings' ? 'PATCH' : 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`QA ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Collects the names of the raw run events the element re-dispatches. */
+export function recordEvents(el: HumanInputForm): string[] {
+  const names: string[] = [];
+  el.addEventListener('run-event', (e) => names.push(e.event.event));
+  return names;
+}

@@ -1,33 +1,186 @@
-import { expect, oneEvent } from '@open-wc/testing';
-import type { HitlFile } from '../../../src/elements/hitl-file/hitl-file.js';
-import { RunFinishedEvent, type RunEventEvent } from '../../../src/elements/human-input-form/events.js';
+/** Rendering, modes and the run's flow, against the relay and the embedded service. */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { FormShownEvent, RunFinishedEvent, SubmittedEvent, type BeforeSubmitEvent } from '../../../src/elements/human-input-form/events.js';
+import type { HumanInputForm } from '../../../src/elements/human-input-form/human-input-form.js';
+import type { HitlParagraph } from '../../../src/elements/hitl-paragraph/hitl-paragraph.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
-import { $, $$, action, actions, choose, control, hasState, inner, mount, statusText, type } from '../helpers/form.js';
+import { $, $$, action, actions, choose, control, hasState, inner, mount, recordEvents, sessionUrl, startRun, statusText, type } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
 
+const label = (el: HumanInputForm, name: string) => inner(control(el, name)!, '[part~=label]')!.textContent!.replace('*', '').trim();
+
 describe('<human-input-form>', () => {
-  it('starts a run, renders the Markdown with every input in place, and finishes the run', async () => {
+  it('starts a run, renders the Markdown with its inputs, and finishes the run', async () => {
     const el = await mount({ app: 'hitl-simple' });
+    const seen = recordEvents(el);
     expect($(el, '[part~=title]')!.textContent).to.equal('Quick question');
     expect(statusText(el)).to.equal('Ready for your input.');
+    expect(hasState(el, 'ready')).to.be.true;
     const choice = control(el, 'choice')!;
-    const comment = control(el, 'comment')!;
     expect(choice.localName).to.equal('hitl-select');
-    // The bold line before the slot became the visible label; the plain sentence stayed content.
-    expect(inner(comment, 'label')!.textContent!.trim()).to.equal('Comments');
-    expect($(el, '[part~=content]')!.textContent).to.contain('Which option do you prefer?');
-    expect($(el, '[part~=content]')!.textContent).not.to.contain('**');
+    // The bold line before the slot became the visible label and left the content.
+    expect(label(el, 'comment')).to.equal('Comments');
+    expect($(el, '[part~=content]')!.textContent).to.contain('Which option do you prefer?').and.not.contain('Comments');
     await expectNoAxeViolations(el);
 
     choose(choice, 'beta');
-    type(comment, 'Looks fine.');
+    type(control(el, 'comment')!, 'Looks fine.');
     const finished = oneEvent(el, RunFinishedEvent.type) as Promise<RunFinishedEvent>;
     action(el, 'Send').click();
     const { result } = await finished;
     expect(result.outputs).to.deep.include({ choice: 'beta', comment: 'Looks fine.', action: 'send' });
     await until(() => statusText(el) === 'The workflow has finished.', 'the finished status');
-    expect($(el, '[part~=filled]')!.textContent).to.contain('You chose “Send”.');
+    expect(hasState(el, 'finished')).to.be.true;
+    expect($(el, '[part~=chosen]')!.textContent).to.equal('You chose “Send”.');
     expect($(el, '[part~=filled] [part~=content]')!.textContent).to.contain('beta');
+    expect($(el, 'form')).to.be.null;
+    expect(seen.indexOf('human_input_form_filled')).to.be.within(0, seen.indexOf('workflow_finished'));
     await expectNoAxeViolations(el);
+  });
+
+  it('puts every input where its slot is, with defaults, labels from the content, and nothing for an unknown slot', async () => {
+    const el = await mount({ inputs: { note: 'From the run' } });
+    const content = $(el, '[part~=content]')!;
+    const names = [...content.querySelectorAll('[name]')].map((c) => [c.localName, c.getAttribute('name')]);
+    // Slots in content order, then the inputs the content never mentions.
+    expect(names).to.deep.equal([
+      ['hitl-paragraph', 'summary'],
+      ['hitl-select', 'priority'],
+      ['hitl-file', 'screenshot'],
+      ['hitl-file-list', 'reports'],
+      ['hitl-paragraph', 'reviewer_note'],
+    ]);
+    // The inline slot stays inside its sentence's paragraph; the text after the last slot stays after it.
+    expect(control(el, 'priority')!.parentElement!.localName).to.equal('p');
+    expect(content.textContent).to.match(/Version 2\.4\.0 brings faster uploads[\s\S]*Attach the test reports below/);
+    expect(content.textContent).not.to.contain('not_an_input').and.not.contain('{{');
+    expect(content.lastElementChild!.getAttribute('name')).to.equal('reviewer_note');
+
+    expect(label(el, 'summary')).to.equal('Your summary for the changelog');
+    expect(label(el, 'priority')).to.equal('Priority');
+    expect(label(el, 'screenshot')).to.equal('Screenshot');
+    expect(label(el, 'reports')).to.equal('Reports');
+    expect(label(el, 'reviewer_note')).to.equal('Reviewer note');
+    // Defaults come from resolved_default_values: a constant, and a variable of the run.
+    expect((control(el, 'summary') as HitlParagraph).value).to.equal('Faster uploads');
+    expect(inner<HTMLTextAreaElement>(control(el, 'reviewer_note')!, 'textarea')!.value).to.equal('From the run');
+    expect(control(el, 'priority')!.value).to.equal('');
+    // Every input has an accessible name equal to its visible label.
+    expect(inner(control(el, 'summary')!, 'textarea')!.getAttribute('id')).to.equal('control');
+    await expectNoAxeViolations(el);
+  });
+
+  it('takes labels from the labels property over the content', async () => {
+    const el = await fixture<HumanInputForm>(html`<human-input-form session-url=${sessionUrl('hitl-simple')} .labels=${{ comment: 'Anything else?' }}></human-input-form>`);
+    await until(() => hasState(el, 'ready'), 'the form');
+    expect(label(el, 'comment')).to.equal('Anything else?');
+    expect(label(el, 'choice')).to.equal('Choice');
+  });
+
+  it('styles one button per action by button_style, in the app colour unless the page sets its own', async () => {
+    const el = await mount({ app: 'hitl-styles' });
+    expect(actions(el).map((b) => [b.textContent, b.getAttribute('part')])).to.deep.equal([
+      ['Primary', 'action action-primary'],
+      ['Default', 'action action-default'],
+      ['Accent', 'action action-accent'],
+      ['Ghost', 'action action-ghost'],
+    ]);
+    const [primary, fallback, accent, ghost] = actions(el).map((b) => getComputedStyle(b));
+    // The site's chat_color_theme (#1C64F2) colours the primary and accent buttons.
+    expect(primary!.backgroundColor).to.equal('rgb(28, 100, 242)');
+    expect(accent!.color).to.equal('rgb(28, 100, 242)');
+    expect(ghost!.borderTopColor).to.equal('rgba(0, 0, 0, 0)');
+    expect(fallback!.backgroundColor).to.equal('rgb(255, 255, 255)');
+    el.style.setProperty('--hitl-accent', 'rgb(1, 2, 3)');
+    expect(getComputedStyle(actions(el)[0]!).backgroundColor).to.equal('rgb(1, 2, 3)');
+
+    const main = await mount();
+    expect(getComputedStyle(action(main, 'Approve')).backgroundColor).to.equal('rgb(120, 57, 238)');
+  });
+
+  it('disables the form while a submission is in flight, then shows the submission and the chosen action', async () => {
+    const el = await mount({ app: 'hitl-styles' });
+    const submitted = oneEvent(el, SubmittedEvent.type) as Promise<SubmittedEvent>;
+    action(el, 'Accent').click();
+    expect(hasState(el, 'submitting')).to.be.true;
+    await el.updateComplete;
+    expect(statusText(el)).to.equal('Submitting…');
+    expect(actions(el).every((b) => b.matches(':disabled'))).to.be.true;
+    expect((await submitted).action).to.equal('a');
+    await until(() => hasState(el, 'finished'), 'the end of the run');
+    expect($(el, '[part~=chosen]')!.textContent).to.equal('You chose “Accent”.');
+  });
+
+  it('lets before-submit cancel a submission', async () => {
+    const el = await mount({ app: 'hitl-styles' });
+    let inputs: unknown;
+    el.addEventListener('before-submit', (e: BeforeSubmitEvent) => {
+      inputs = e.inputs;
+      e.preventDefault();
+    });
+    action(el, 'Primary').click();
+    await el.updateComplete;
+    expect(inputs).to.deep.equal({});
+    expect(hasState(el, 'ready')).to.be.true;
+  });
+
+  it('follows consecutive forms of one run on one stream', async () => {
+    const el = await mount({ app: 'hitl-chain' });
+    const events = recordEvents(el);
+    const shown: string[] = [];
+    el.addEventListener('form-shown', (e: FormShownEvent) => shown.push(e.request!.node_title));
+    type(control(el, 'idea')!, 'A bicycle');
+    action(el, 'Next').click();
+    await until(() => hasState(el, 'ready') && $(el, '[part~=title]#title')?.textContent === 'Second step', 'the second form');
+    expect($(el, '[part~=filled] [part~=title]')!.textContent).to.equal('First step');
+    expect($(el, 'form [part~=content]')!.textContent).to.contain('You proposed: A bicycle');
+    choose(control(el, 'size')!, 'large');
+    const finished = oneEvent(el, RunFinishedEvent.type) as Promise<RunFinishedEvent>;
+    action(el, 'Finish').click();
+    expect((await finished).result.outputs).to.deep.equal({ idea: 'A bicycle', size: 'large' });
+    expect(shown).to.deep.equal(['Second step']);
+    expect($$(el, '[part~=filled]').map((s) => s.querySelector('[part~=chosen]')!.textContent)).to.deep.equal(['You chose “Next”.', 'You chose “Finish”.']);
+    expect(events.filter((e) => e === 'human_input_required')).to.have.length(1);
+    expect(events.filter((e) => e === 'workflow_started')).to.have.length(2);
+  });
+
+  it('follows a run given by run-id, and shows a form given by form-token on its own', async () => {
+    const { runId, form } = await startRun('hitl-simple');
+    const followed = await mount({ app: 'hitl-simple', runId });
+    expect($(followed, '#title')!.textContent).to.equal('Quick question');
+
+    const standalone = await mount({ app: 'hitl-simple', formToken: form.form_token! });
+    // No node title on this page: the app's title stands in.
+    await until(() => $(standalone, '#title')!.textContent === 'Simple answer', 'the site title');
+    choose(control(standalone, 'choice')!, 'alpha');
+    type(control(standalone, 'comment')!, 'From the form page');
+    const submitted = oneEvent(standalone, SubmittedEvent.type) as Promise<SubmittedEvent>;
+    action(standalone, 'Skip').click();
+    const { filled } = await submitted;
+    expect(filled!.rendered_content).to.contain('alpha').and.contain('From the form page');
+    await until(() => hasState(standalone, 'submitted'), 'the submitted state');
+    expect(statusText(standalone)).to.equal('Submitted.');
+    expect($(standalone, '[part~=chosen]')!.textContent).to.equal('You chose “Skip”.');
+    expect($(standalone, '[part~=filled] [part~=content]')!.textContent).to.contain('From the form page');
+    // The followed run moves on too.
+    await until(() => hasState(followed, 'finished'), 'the followed run to finish');
+    expect($(followed, '[part~=chosen]')!.textContent).to.equal('You chose “Skip”.');
+  });
+
+  it('shows an error with a retry that works once the cause is gone', async () => {
+    const el = await fixture<HumanInputForm>(html`<human-input-form session-url="/api/session?app=no-such-app"></human-input-form>`);
+    await until(() => hasState(el, 'error'), 'the error state');
+    expect($(el, '[role=alert]')!.textContent).to.contain('no-such-app');
+    expect(statusText(el)).to.equal('Something went wrong.');
+    await expectNoAxeViolations(el);
+    el.sessionUrl = sessionUrl('hitl-simple');
+    await until(() => hasState(el, 'ready'), 'the form after the fix');
+    expect($(el, '[part~=retry]')).to.be.null;
+
+    const lost = await fixture<HumanInputForm>(html`<human-input-form session-url=${sessionUrl('hitl-simple')} run-id="00000000-0000-4000-8000-000000000000"></human-input-form>`);
+    await until(() => hasState(lost, 'error'), 'the error for an unknown run');
+    expect($(lost, '[role=alert]')!.textContent).to.equal('Workflow run not found');
+    $<HTMLButtonElement>(lost, '[part~=retry]')!.click();
+    await until(() => hasState(lost, 'error') && document.activeElement === lost, 'the retry to fail again');
   });
 });

@@ -1,0 +1,187 @@
+/** Dropped streams, reloads, rejected submissions, expiry and forms that cannot be answered here. */
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { FormErrorEvent, TimedOutEvent } from '../../../src/elements/human-input-form/events.js';
+import type { HumanInputForm } from '../../../src/elements/human-input-form/human-input-form.js';
+import type { HitlParagraph } from '../../../src/elements/hitl-paragraph/hitl-paragraph.js';
+import { expectNoAxeViolations } from '../helpers/axe.js';
+import { $, action, choose, control, hasState, inner, mount, qa, recordEvents, sessionUrl, startRun, statusText, type } from '../helpers/form.js';
+import { until } from '../helpers/wait.js';
+
+describe('<human-input-form> under failure', () => {
+  // Module loads fill the default buffer of 250; the streams counted below must not be dropped.
+  before(() => performance.setResourceTimingBufferSize(5000));
+  afterEach(() => qa('/settings', { failRemoteFetch: false, cutStreamAfter: null }));
+
+  it('reconnects after a dropped stream with a snapshot, rendering nothing twice and keeping what was typed', async () => {
+    const { runId } = await startRun('hitl-simple');
+    // The element's stream closes after the snapshot's six events (the form), as a dropped connection would.
+    await qa('/cut-next-stream', { after: 6 });
+    const el = await mount({ app: 'hitl-simple', runId });
+    const events = recordEvents(el);
+    const shown: unknown[] = [];
+    el.addEventListener('form-shown', (e) => shown.push(e));
+    const comment = control(el, 'comment')!;
+    type(comment, 'typed before the drop');
+    // The element reconnects with a snapshot that replays the run; nothing of it is shown again.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(hasState(el, 'ready')).to.be.true;
+    expect(control(el, 'comment')).to.equal(comment);
+    expect((comment as HitlParagraph).value).to.equal('typed before the drop');
+    choose(control(el, 'choice')!, 'alpha');
+    action(el, 'Send').click();
+    await until(() => hasState(el, 'finished'), 'the run to finish over the new stream', 9000);
+    expect(shown).to.have.length(0);
+    // Two streams of this run were opened: the one cut, and the reconnection.
+    const streamsOf = () => performance.getEntriesByType('resource').filter((r) => r.name.includes(`/workflow/${runId}/events`));
+    // An entry is recorded once its stream has ended, a moment after its last event.
+    const streams = await until(() => streamsOf().length >= 2 && streamsOf(), 'both streams to end');
+    expect(streams.map((r) => new URL(r.name).search)).to.deep.equal(['?include_state_snapshot=true&continue_on_pause=true', '?include_state_snapshot=true&continue_on_pause=true']);
+    // Replayed events were dropped: each appears once.
+    expect(events.filter((e) => e === 'human_input_required')).to.have.length(0);
+    expect(events.filter((e) => e === 'human_input_form_filled')).to.have.length(1);
+    expect(events.filter((e) => e === 'workflow_finished')).to.have.length(1);
+  });
+
+  it('keeps typed values across a reload of the page (a draft per form) and forgets them after the submit', async () => {
+    const { runId, form } = await startRun('hitl-simple');
+    const first = await mount({ app: 'hitl-simple', runId });
+    type(control(first, 'comment')!, 'half-written thought');
+    choose(control(first, 'choice')!, 'beta');
+    first.remove();
+    const key = `hitl-draft:${form.form_token}`;
+    expect(JSON.parse(localStorage.getItem(key)!)).to.deep.equal({ choice: 'beta', comment: 'half-written thought' });
+
+    const again = await mount({ app: 'hitl-simple', runId });
+    expect(inner<HTMLTextAreaElement>(control(again, 'comment')!, 'textarea')!.value).to.equal('half-written thought');
+    expect(inner<HTMLSelectElement>(control(again, 'choice')!, 'select')!.value).to.equal('beta');
+    action(again, 'Send').click();
+    await until(() => hasState(again, 'finished'), 'the end of the run');
+    expect(localStorage.getItem(key)).to.be.null;
+  });
+
+  it('shows a rejection at the input it names, keeps every value, and lets the user fix it and submit again', async () => {
+    const { runId, form } = await startRun('hitl-files');
+    // A draft from an earlier visit names an upload the service does not know.
+    localStorage.setItem(
+      `hitl-draft:${form.form_token}`,
+      JSON.stringify({ notes: JSON.stringify([{ name: 'old.md', size: 3, ref: { transfer_method: 'local_file', upload_file_id: '7b0e6a53-95c5-4a4f-9a55-7d0c1f3c7d11', type: 'custom' } }]) }),
+    );
+    const el = await mount({ app: 'hitl-files', runId });
+    const pictures = control(el, 'pictures')!;
+    const link = inner<HTMLInputElement>(pictures, '[part~=url-input]')!;
+    link.value = `${location.origin}/test/fixtures/files/pixel.png`;
+    inner<HTMLButtonElement>(pictures, '[part~=url-button]')!.click();
+    const rejected = oneEvent(el, FormErrorEvent.type) as Promise<FormErrorEvent>;
+    action(el, 'Send files').click();
+    const { error } = await rejected;
+    expect(error.code).to.equal('invalid_form_data');
+    expect(error.message).to.equal("Invalid value for file input 'notes': Invalid upload file");
+    await until(() => hasState(el, 'ready') && inner(control(el, 'notes')!, '[part~=error]')!.textContent === error.message, 'the message at the input');
+    expect($(el, '[role=alert]')!.textContent).to.equal('Check the highlighted fields.');
+    expect(control(el, 'notes')!.matches(':state(user-invalid)')).to.be.true;
+    expect(control(el, 'pictures')!.value).to.have.length(1);
+    await until(() => control(el, 'notes')!.matches(':focus-within'), 'focus on the rejected input');
+
+    // Replace the stale file with a real upload, and submit again.
+    const notes = control(el, 'notes')!;
+    inner<HTMLButtonElement>(notes, '[part~=file-button]')!.click();
+    await notes.updateComplete;
+    const picker = inner<HTMLInputElement>(notes, '[type=file]')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['# Notes'], 'notes.md', { type: 'text/markdown' }));
+    picker.files = transfer.files;
+    picker.dispatchEvent(new Event('change'));
+    await until(() => (notes.value as { upload_file_id?: string } | null)?.upload_file_id, 'the upload');
+    action(el, 'Send files').click();
+    await until(() => hasState(el, 'finished'), 'the run to finish');
+  });
+
+  it('rejects a submission whose link the service cannot fetch, at that input', async () => {
+    const { runId } = await startRun('hitl-files');
+    await qa('/settings', { failRemoteFetch: true });
+    const el = await mount({ app: 'hitl-files', runId });
+    const notes = control(el, 'notes')!;
+    const picker = inner<HTMLInputElement>(notes, '[type=file]')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['plain'], 'notes.txt', { type: 'text/plain' }));
+    picker.files = transfer.files;
+    picker.dispatchEvent(new Event('change'));
+    await until(() => notes.value, 'the upload');
+    const pictures = control(el, 'pictures')!;
+    inner<HTMLInputElement>(pictures, '[part~=url-input]')!.value = 'https://example.com/cat.png';
+    inner<HTMLButtonElement>(pictures, '[part~=url-button]')!.click();
+    action(el, 'Send files').click();
+    await until(() => inner(pictures, '[part~=error]')!.textContent!.startsWith("Invalid value for file list input 'pictures': Failed to fetch remote file"), 'the message at the link input');
+    expect(hasState(el, 'ready')).to.be.true;
+    expect(notes.value).to.not.be.null;
+  });
+
+  it('counts down to the expiry, disables the form when it passes, then follows the timeout branch', async () => {
+    const el = await mount({ app: 'hitl-expiry' });
+    const timer = $(el, '[part~=countdown]')!;
+    expect(timer.getAttribute('role')).to.equal('timer');
+    expect(timer.textContent).to.match(/^Time left: 0:0[1-3]$/);
+    type(control(el, 'answer')!, 'too slow');
+    const expired = oneEvent(el, TimedOutEvent.type) as Promise<TimedOutEvent>;
+    expect((await expired).local).to.be.true;
+    await el.updateComplete;
+    expect(statusText(el)).to.equal('This form has expired.');
+    expect($<HTMLFieldSetElement>(el, 'fieldset')!.disabled).to.be.true;
+    expect(inner<HTMLTextAreaElement>(control(el, 'answer')!, 'textarea')!.disabled).to.be.true;
+    expect($(el, '[part~=countdown]')).to.be.null;
+    await until(() => hasState(el, 'timeout') || hasState(el, 'finished'), 'the timeout from the run', 4000);
+    await until(() => hasState(el, 'finished'), 'the timeout branch to finish', 4000);
+  });
+
+  it('reports a form the run timed out (QA expiry) and one already answered elsewhere', async () => {
+    const { runId, form } = await startRun('hitl-simple');
+    const el = await mount({ app: 'hitl-simple', runId });
+    const timedOut = oneEvent(el, TimedOutEvent.type) as Promise<TimedOutEvent>;
+    await qa(`/forms/${form.form_token}/expire`, {});
+    expect((await timedOut).local).to.be.false;
+    await until(() => statusText(el) === 'Time ran out for this step.' || hasState(el, 'finished'), 'the timeout');
+
+    const other = await startRun('hitl-simple');
+    const a = await mount({ app: 'hitl-simple', formToken: other.form.form_token! });
+    const b = await mount({ app: 'hitl-simple', formToken: other.form.form_token! });
+    choose(control(a, 'choice')!, 'alpha');
+    action(a, 'Send').click();
+    await until(() => hasState(a, 'submitted'), 'the first submit');
+    choose(control(b, 'choice')!, 'beta');
+    action(b, 'Send').click();
+    await until(() => hasState(b, 'taken'), 'the second submit to be refused');
+    expect(statusText(b)).to.equal('This form has already been submitted.');
+  });
+
+  it('says so when a form is answered by email only, and follows the run on', async () => {
+    const el = await mount({ app: 'hitl-email' }, 'undrivable');
+    expect(statusText(el)).to.equal('This step is answered by email and cannot be completed here.');
+    expect($(el, 'form')).to.be.null;
+    await expectNoAxeViolations(el);
+    await until(() => hasState(el, 'finished'), 'the email form to time out and the run to end', 5000);
+  });
+
+  it('checks every input before submitting and takes the user to the first problem', async () => {
+    const el = await mount();
+    let sent = false;
+    el.addEventListener('before-submit', () => (sent = true));
+    action(el, 'Approve').click();
+    await until(() => $(el, '[role=alert]'), 'the summary');
+    expect($(el, '[role=alert]')!.textContent).to.equal('Check the highlighted fields.');
+    expect(sent).to.be.false;
+    const priority = control(el, 'priority')!;
+    expect(inner(priority, '[part~=error]')!.textContent).to.equal('This field is required.');
+    expect(inner(priority, 'select')!.getAttribute('aria-invalid')).to.equal('true');
+    await until(() => priority.matches(':focus-within'), 'focus on the first invalid input');
+    // The optional paragraph is not flagged.
+    expect(inner(control(el, 'summary')!, '[part~=error]')!.textContent).to.equal('');
+    await expectNoAxeViolations(el);
+  });
+
+  it('leaves a failed session visible with a retry', async () => {
+    const el = await fixture<HumanInputForm>(html`<human-input-form session-url="/api/no-such-endpoint"></human-input-form>`);
+    await until(() => hasState(el, 'error'), 'the error');
+    expect($(el, '[part~=retry]')).to.exist;
+    void sessionUrl;
+  });
+});

@@ -1,0 +1,199 @@
+/** The inputs on their own: real form participation, validation, and files with real uploads through the relay. */
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../../src/elements/human-input-form/define.js';
+import type { HitlFile } from '../../../src/elements/hitl-file/hitl-file.js';
+import type { HitlFileList } from '../../../src/elements/hitl-file-list/hitl-file-list.js';
+import type { HitlParagraph } from '../../../src/elements/hitl-paragraph/hitl-paragraph.js';
+import type { HitlSelect } from '../../../src/elements/hitl-select/hitl-select.js';
+import type { FileInput, FileListInput } from '../../../src/protocol/index.js';
+import { SessionSource } from '../../../src/elements/shared/session.js';
+import { uploadFile } from '../../../src/elements/shared/upload.js';
+import { expectNoAxeViolations } from '../helpers/axe.js';
+import { choose, inner, sessionUrl, type } from '../helpers/form.js';
+import { until } from '../helpers/wait.js';
+
+const fileConfig = (over: Partial<FileListInput> = {}): FileListInput => ({
+  type: 'file-list',
+  output_variable_name: 'files',
+  allowed_file_types: [],
+  allowed_file_extensions: [],
+  allowed_file_upload_methods: ['local_file', 'remote_url'],
+  number_limits: 0,
+  ...over,
+});
+
+/** Uploads through the relay of the fixture's `hitl-files` app (1 MB limit per file). */
+const uploader = async (file: File, progress: (f: number) => void, signal: AbortSignal) =>
+  uploadFile(await SessionSource.for(sessionUrl('hitl-files')).transport(), file, progress, signal);
+
+const files = (...list: File[]) => {
+  const transfer = new DataTransfer();
+  for (const f of list) transfer.items.add(f);
+  return transfer;
+};
+
+describe('the inputs', () => {
+  it('take part in a plain form: values, validity, disabled fieldsets, reset', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form>
+      <fieldset>
+        <hitl-paragraph name="note" label="Note" .defaultValue=${'hello'}></hitl-paragraph>
+        <hitl-select name="size" label="Size" required .options=${['S', 'M']}></hitl-select>
+      </fieldset>
+    </form>`);
+    const note = form.querySelector<HitlParagraph>('hitl-paragraph')!;
+    const size = form.querySelector<HitlSelect>('hitl-select')!;
+    note.restore('hello');
+    await Promise.all([note.updateComplete, size.updateComplete]);
+    expect(note.form).to.equal(form);
+    expect(form.checkValidity()).to.be.false;
+    expect(size.validationMessage).to.equal('This field is required.');
+    choose(size, 'M');
+    type(note, 'changed');
+    expect(form.checkValidity()).to.be.true;
+    expect(Object.fromEntries(new FormData(form))).to.deep.equal({ note: 'changed', size: 'M' });
+    form.querySelector('fieldset')!.disabled = true;
+    await note.updateComplete;
+    expect(inner<HTMLTextAreaElement>(note, 'textarea')!.disabled).to.be.true;
+    expect(inner<HTMLSelectElement>(size, 'select')!.disabled).to.be.true;
+    form.querySelector('fieldset')!.disabled = false;
+    form.reset();
+    expect(note.value).to.equal('hello');
+    expect(size.value).to.equal('');
+    await expectNoAxeViolations(form);
+  });
+
+  it('grow a paragraph with its text, and show a server message until the value changes', async () => {
+    const note = await fixture<HitlParagraph>(html`<hitl-paragraph name="n" label="N"></hitl-paragraph>`);
+    const area = inner<HTMLTextAreaElement>(note, 'textarea')!;
+    const before = area.offsetHeight;
+    type(note, 'line\n'.repeat(8));
+    await note.updateComplete;
+    expect(area.offsetHeight).to.be.greaterThan(before);
+    note.setCustomValidity('Invalid value: too long');
+    await note.updateComplete;
+    expect(inner(note, '[part~=error]')!.textContent).to.equal('Invalid value: too long');
+    expect(note.checkValidity()).to.be.false;
+    expect(area.getAttribute('aria-describedby')).to.equal('error');
+    type(note, 'shorter');
+    await note.updateComplete;
+    expect(note.checkValidity()).to.be.true;
+    expect(inner(note, '[part~=error]')!.textContent).to.equal('');
+  });
+
+  it('upload a chosen file with progress, and give the form its reference', async () => {
+    const form = await fixture<HTMLFormElement>(html`<form><hitl-file name="doc" label="Document" required></hitl-file></form>`);
+    const input = form.querySelector<HitlFile>('hitl-file')!;
+    input.config = fileConfig({ type: 'file', allowed_file_types: ['document'] }) as unknown as FileInput;
+    input.upload = uploader;
+    await input.updateComplete;
+    expect(inner<HTMLInputElement>(input, '[type=file]')!.accept).to.contain('.pdf').and.contain('.md').and.not.contain('.png');
+    expect(inner(input, '[part~=hint]')!.textContent).to.contain('Accepted: txt, markdown, md');
+    const picker = inner<HTMLInputElement>(input, '[type=file]')!;
+    picker.files = files(new File(['x'.repeat(300_000)], 'report.pdf', { type: 'application/pdf' })).files;
+    picker.dispatchEvent(new Event('change'));
+    await input.updateComplete;
+    expect(inner(input, 'progress')).to.exist;
+    expect(input.checkValidity()).to.be.false;
+    expect(input.validationMessage).to.equal('Wait for the uploads to finish, or remove the failed ones.');
+    await until(() => input.value, 'the upload');
+    expect(input.value).to.include({ transfer_method: 'local_file', type: 'document' });
+    expect(input.checkValidity()).to.be.true;
+    expect(JSON.parse(new FormData(form).get('doc') as string)).to.deep.equal(input.value);
+    await input.updateComplete;
+    expect(inner(input, 'progress')).to.be.null;
+    expect(inner(input, '[part~=file-size]')!.textContent).to.match(/29[0-9]\.\d kB|293 kB/);
+    // A single-file input takes no second file until the first is removed.
+    expect(inner(input, '[part~=dropzone]')).to.be.null;
+    inner<HTMLButtonElement>(input, '[part~=file-button]')!.click();
+    await input.updateComplete;
+    expect(input.value).to.be.null;
+    expect(inner(input, '[part~=dropzone]')).to.exist;
+  });
+
+  it('take files dropped or pasted, refuse types and counts before uploading, and retry or remove a failed upload', async () => {
+    const list = await fixture<HitlFileList>(html`<hitl-file-list name="files" label="Files"></hitl-file-list>`);
+    list.config = fileConfig({ allowed_file_types: ['custom'], allowed_file_extensions: ['.md', '.txt'], number_limits: 2 });
+    list.upload = uploader;
+    await list.updateComplete;
+    const zone = inner(list, '[part~=dropzone]')!;
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: files(), cancelable: true }));
+    expect(list.matches(':state(dragging)')).to.be.true;
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: files(new File(['a'], 'a.md'), new File(['b'], 'b.exe')), cancelable: true }));
+    expect(list.matches(':state(dragging)')).to.be.false;
+    await list.updateComplete;
+    // The .exe never left the browser.
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('b.exe: this file type is not accepted.');
+    expect([...list.shadowRoot!.querySelectorAll('[part~=file-name]')].map((n) => n.textContent)).to.deep.equal(['a.md']);
+    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['big'.repeat(400_000)], 'big.txt')), bubbles: true, cancelable: true }));
+    await list.updateComplete;
+    // Over the app's 1 MB limit: the upload fails with the service's answer, and can be retried or removed.
+    await until(() => list.shadowRoot!.querySelector('[part~=file-error]'), 'the failed upload');
+    expect(inner(list, '[part~=file-error]')!.textContent).to.match(/File size exceeded/);
+    expect(list.checkValidity()).to.be.false;
+    const third = new File(['c'], 'c.txt');
+    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(third), bubbles: true, cancelable: true }));
+    await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('At most 2 files.');
+    const buttons = () => [...list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')].map((b) => b.textContent!.trim());
+    await until(() => list.files.length === 1, 'the small upload');
+    expect(buttons()).to.deep.equal(['Remove', 'Try again', 'Remove']);
+    list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')[1]!.click();
+    await until(() => buttons().join() === 'Remove,Cancel', 'the retry');
+    await until(() => buttons().join() === 'Remove,Try again,Remove', 'the retry to fail again');
+    list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')[2]!.click();
+    await list.updateComplete;
+    expect(list.files).to.have.length(1);
+    expect(list.checkValidity()).to.be.true;
+    await expectNoAxeViolations(list);
+  });
+
+  it('cancel an upload in flight', async () => {
+    const list = await fixture<HitlFileList>(html`<hitl-file-list name="files" label="Files"></hitl-file-list>`);
+    list.config = fileConfig({ allowed_file_types: ['document'] });
+    let signal: AbortSignal | undefined;
+    list.upload = (file, progress, s) => {
+      signal = s;
+      return uploader(file, progress, s);
+    };
+    await list.updateComplete;
+    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['x'.repeat(900_000)], 'slow.txt')), bubbles: true, cancelable: true }));
+    await list.updateComplete;
+    const cancel = inner<HTMLButtonElement>(list, '[part~=file-button]')!;
+    expect(cancel.textContent!.trim()).to.equal('Cancel');
+    expect(inner(list, '[role=status]')!.textContent).to.equal('Uploading (1)…');
+    cancel.click();
+    await list.updateComplete;
+    expect(signal!.aborted).to.be.true;
+    expect(list.shadowRoot!.querySelector('li')).to.be.null;
+    expect(list.value).to.deep.equal([]);
+  });
+
+  it('take links where the input allows them, and only then', async () => {
+    const list = await fixture<HitlFileList>(html`<hitl-file-list name="pics" label="Pictures"></hitl-file-list>`);
+    list.config = fileConfig({ allowed_file_types: ['image'], allowed_file_upload_methods: ['remote_url'], number_limits: 2 });
+    list.upload = uploader;
+    await list.updateComplete;
+    // Links only: no picker, no drop zone.
+    expect(inner(list, '[part~=dropzone]')).to.be.null;
+    const field = inner<HTMLInputElement>(list, '[part~=url-input]')!;
+    const add = (value: string) => {
+      field.value = value;
+      field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    };
+    add('ftp://example.com/a.png');
+    await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('Enter a link starting with http:// or https://.');
+    add('https://example.com/doc.pdf');
+    await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('doc.pdf: this file type is not accepted.');
+    add('https://example.com/cat.png');
+    add('https://example.com/photo');
+    await list.updateComplete;
+    expect(list.value).to.deep.equal([
+      { transfer_method: 'remote_url', url: 'https://example.com/cat.png', type: 'image' },
+      { transfer_method: 'remote_url', url: 'https://example.com/photo', type: undefined },
+    ]);
+    // Full: the entry is gone.
+    expect(inner(list, '[part~=url-input]')).to.be.null;
+  });
+});
