@@ -70,7 +70,8 @@ describe('<human-input-form> with hostile content', () => {
 
   it('sanitizes Markdown into nodes, through a Trusted Types policy of the page when given one', () => {
     const calls: string[] = [];
-    const policy = window.trustedTypes!.createPolicy('hitl-test', {
+    const { trustedTypes } = window as unknown as { trustedTypes: { createPolicy(name: string, rules: object): Parameters<typeof setTrustedTypesPolicy>[0] } };
+    const policy = trustedTypes.createPolicy('hitl-test', {
       createHTML: (html: string) => (calls.push(html), html),
       createScriptURL: (url: string) => url,
     });

@@ -83,7 +83,7 @@ describe('the inputs', () => {
   it('upload a chosen file with progress, and give the form its reference', async () => {
     const form = await fixture<HTMLFormElement>(html`<form><hitl-file name="doc" label="Document" required></hitl-file></form>`);
     const input = form.querySelector<HitlFile>('hitl-file')!;
-    input.config = fileConfig({ type: 'file', allowed_file_types: ['document'] }) as unknown as FileInput;
+    input.config = { ...fileConfig({ allowed_file_types: ['document'] }), type: 'file' } as FileInput;
     input.upload = uploader;
     await input.updateComplete;
     expect(inner<HTMLInputElement>(input, '[type=file]')!.accept).to.contain('.pdf').and.contain('.md').and.not.contain('.png');
