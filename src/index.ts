@@ -16,3 +16,4 @@ export { registerCompanionTerms, COMPANION_KEYS, type CompanionTerms } from './e
 export { ConversationList } from './elements/conversation-list/conversation-list.js';
 export { ConversationVariables } from './elements/conversation-variables/conversation-variables.js';
 export { MessageFeedback, type FeedbackDetail } from './elements/message-feedback/message-feedback.js';
+export { TtsPlayer } from './elements/tts-player/tts-player.js';

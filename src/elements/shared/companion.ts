@@ -51,6 +51,11 @@ export abstract class Companion extends LitElement {
   /** Loads the element's data again, from the start. */
   abstract reload(): Promise<void>;
 
+  /** What the retry button does. */
+  protected retry(): Promise<void> {
+    return this.reload();
+  }
+
   /** The session's relay; the first call also applies the app's web settings. */
   protected async api(): Promise<Transport> {
     const session = SessionSource.for(this.sessionUrl);
@@ -117,7 +122,7 @@ export abstract class Companion extends LitElement {
               part="retry"
               @click=${() => {
                 this.failure = '';
-                void this.reload();
+                void this.retry();
               }}
             >
               ${this.t.retry}

@@ -1,0 +1,17 @@
+/** Registers `<tts-player>`; importing this module is its only side effect. */
+import { TtsPlayer } from './tts-player.js';
+
+export { TtsPlayer };
+
+/** Defines the element under `tag` unless that name is taken already (safe to load twice). */
+export function defineTtsPlayer(tag = 'tts-player', registry: CustomElementRegistry = customElements): void {
+  if (!registry.get(tag)) registry.define(tag, class extends TtsPlayer {});
+}
+
+defineTtsPlayer();
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'tts-player': TtsPlayer;
+  }
+}

@@ -1,0 +1,24 @@
+import { css } from 'lit';
+import { companionStyles } from '../shared/companion.styles.js';
+
+export const styles = [
+  ...companionStyles,
+  css`
+    @layer hitl {
+      [part~='row'] {
+        margin: 0;
+        flex-wrap: nowrap;
+      }
+      [part~='progress'] {
+        flex: 1;
+        min-width: 4rem;
+        accent-color: var(--_a);
+      }
+      [part~='time'] {
+        color: var(--_m);
+        font-variant-numeric: tabular-nums;
+        white-space: nowrap;
+      }
+    }
+  `,
+];

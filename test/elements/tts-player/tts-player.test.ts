@@ -1,0 +1,126 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/elements/tts-player/define.js';
+import type { TtsPlayer } from '../../../src/elements/tts-player/tts-player.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import { expectNoAxeViolations } from '../helpers/axe.js';
+import { until } from '../helpers/wait.js';
+import { chat, newUser } from '../conversation-list/chat-app.js';
+
+const $ = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(selector)!;
+/** Long enough that the service is still synthesizing when the first sentences play. */
+const LONG = 'The parcel left our warehouse this morning. It travels by road to the sorting centre. From there a courier takes it to your door. Expect it within three working days.';
+
+describe('<tts-player>', function () {
+  this.timeout(30_000);
+
+  it('starts playing MP3 while it still streams, and pauses, resumes and stops', async () => {
+    const url = await newUser();
+    const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} text=${LONG}></tts-player>`);
+    expect(el.matches(':state(idle)')).to.equal(true);
+    expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Play');
+    await expectNoAxeViolations(el);
+
+    const played = oneEvent(el, 'play');
+    $(el, '[part=play]').click();
+    expect(el.matches(':state(loading)')).to.equal(true);
+    await played;
+    // The audio advances while the rest of the answer is still arriving.
+    await until(() => el.currentTime > 0.05 && el.matches(':state(streaming)'), 'playback during the stream', 15_000);
+    expect(el.matches(':state(playing)')).to.equal(true);
+    await el.updateComplete;
+    expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Pause');
+    await until(() => el.shadowRoot!.querySelector('[part=time]')!.textContent !== '0:00 / 0:00', 'the time');
+    expect(el.shadowRoot!.querySelector<HTMLProgressElement>('[part=progress]')!.value).to.be.greaterThan(0);
+
+    $(el, '[part=play]').click();
+    await until(() => el.matches(':state(paused)'), 'the pause');
+    const at = el.currentTime;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(el.currentTime).to.equal(at);
+    $(el, '[part=play]').click();
+    await until(() => el.currentTime > at + 0.2, 'playback to resume');
+
+    $(el, '[part=stop]').click();
+    await until(() => el.matches(':state(idle)'), 'the stop');
+    expect(el.currentTime).to.equal(0);
+    expect(el.paused).to.equal(true);
+    await until(() => !el.matches(':state(streaming)'), 'the stream to end', 15_000);
+    expect(el.duration).to.be.greaterThan(3);
+  });
+
+  it('voices a message by message-id, in WAV and Ogg voices too, and plays to the end', async () => {
+    const url = await newUser();
+    const { message_id } = await chat(url, 'Hi');
+    for (const voice of ['fable', 'nova']) {
+      const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} message-id=${message_id} voice=${voice} autoplay></tts-player>`);
+      await until(() => el.currentTime > 0.3, `the ${voice} voice to play`, 15_000);
+      expect(el.duration).to.be.greaterThan(1);
+      if (voice === 'nova') {
+        await oneEvent(el, 'ended');
+        await until(() => el.matches(':state(ended)'), 'the ended state');
+      }
+      el.remove();
+    }
+  });
+
+  it('plays one player at a time', async () => {
+    const url = await newUser();
+    const box = await fixture<HTMLElement>(html`<div>
+      <tts-player session-url=${url} text=${LONG}></tts-player><tts-player session-url=${url} text="A second voice on the same page."></tts-player>
+    </div>`);
+    const [first, second] = [...box.querySelectorAll('tts-player')] as TtsPlayer[];
+    $(first!, '[part=play]').click();
+    await until(() => first!.currentTime > 0.1, 'the first player', 15_000);
+    $(second!, '[part=play]').click();
+    await until(() => second!.currentTime > 0.1, 'the second player', 15_000);
+    expect(first!.paused).to.equal(true);
+    expect(first!.matches(':state(paused)')).to.equal(true);
+  });
+
+  it('offers a tap to play when the browser blocks autoplay', async () => {
+    const url = await newUser();
+    // This Chromium is started with autoplay allowed; refuse the first play() as a browser would.
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function () {
+      HTMLMediaElement.prototype.play = play;
+      return Promise.reject(new DOMException('play() failed because the user did not interact with the document first.', 'NotAllowedError'));
+    };
+    const el = document.createElement('tts-player');
+    const blocked = oneEvent(el, 'autoplay-blocked') as Promise<CompanionEvent<DOMException>>;
+    Object.assign(el, { sessionUrl: url, text: 'Autoplay is not allowed here.', autoplay: true });
+    document.body.append(el);
+    try {
+      expect((await blocked).detail.name).to.equal('NotAllowedError');
+      await el.updateComplete;
+      expect(el.matches(':state(blocked)')).to.equal(true);
+      expect($(el, '[part=play]').textContent).to.contain('Tap to play');
+      expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Tap to play');
+      expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Tap to play');
+      await expectNoAxeViolations(el);
+      $(el, '[part=play]').click();
+      await until(() => el.currentTime > 0.1, 'playback after the tap', 15_000);
+      expect(el.matches(':state(playing)')).to.equal(true);
+    } finally {
+      HTMLMediaElement.prototype.play = play;
+      el.remove();
+    }
+  });
+
+  it('shows what the service refuses, in the page language', async () => {
+    const url = await newUser();
+    const box = await fixture<HTMLElement>(html`<div lang="ja"><tts-player session-url=${url} text="   "></tts-player></div>`);
+    const el = box.querySelector('tts-player')!;
+    expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('再生');
+    const error = oneEvent(el, 'companion-error') as Promise<CompanionEvent<{ code: string; status: number }>>;
+    $(el, '[part=play]').click();
+    expect((await error).detail).to.include({ code: 'invalid_param', status: 400 });
+    await el.updateComplete;
+    expect(el.matches(':state(error)')).to.equal(true);
+    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.equal('Text is required');
+    await expectNoAxeViolations(el);
+    // Retry asks again (and is refused again).
+    const again = oneEvent(el, 'companion-error');
+    $(el, '[part=retry]').click();
+    await again;
+  });
+});
