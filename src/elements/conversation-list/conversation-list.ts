@@ -26,6 +26,9 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @summary A user's conversations: paged, sortable, selectable, renamable.
  * @tag conversation-list
  *
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {number} page-size - Items per page, 1 to 100 (default 20).
+ *
  * @fires conversation-selected - A conversation was chosen; `detail` is the conversation (`CompanionEvent<Conversation>`).
  * @fires conversation-renamed - A rename succeeded; `detail` is the renamed conversation.
  * @fires before-conversation-delete - Cancelable, before a delete; `detail` is the conversation.

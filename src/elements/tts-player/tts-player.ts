@@ -18,6 +18,8 @@ let current: TtsPlayer | undefined;
  * @summary A play / pause / stop player for the app's text to speech.
  * @tag tts-player
  *
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ *
  * @fires play - Playback started (or resumed).
  * @fires pause - Playback paused or stopped.
  * @fires ended - Playback reached the end.
