@@ -185,7 +185,7 @@ export class HitlFile extends HitlControl {
   }
 
   #addLink(): void {
-    const field = this.renderRoot.querySelector('input')!;
+    const field = this.renderRoot.querySelector<HTMLInputElement>('[type=url]')!;
     const t = this.terms;
     let url: URL | undefined;
     try {

@@ -318,8 +318,11 @@ export class HumanInputForm extends LitElement {
         this.dispatchEvent(new RunFinishedEvent(event.data));
         break;
       case 'error':
+        // The run failed (nothing to retry here): its reason stays on screen.
         this.#ended = true;
-        this.#fail(event);
+        this.#alert = event.message;
+        this.#set('failed', true);
+        this.dispatchEvent(new FormErrorEvent(event));
     }
   }
 
@@ -376,6 +379,8 @@ export class HumanInputForm extends LitElement {
     this.#form = { token, title: request?.node_title ?? '', def, body, controls };
     this.#set('ready');
     this.#tick();
+    // Besides the ticks, once exactly at the expiry (a longer wait than timers allow just ticks early).
+    setTimeout(() => this.#tick(), (def.expiration_time ?? 0) * 1000 - Date.now());
     this.dispatchEvent(new FormShownEvent(token, def, request));
   }
 

@@ -144,6 +144,10 @@ describe('the inputs', () => {
     await list.updateComplete;
     expect(list.files).to.have.length(1);
     expect(list.checkValidity()).to.be.true;
+    // Beside the picker, a link of a listed extension.
+    inner<HTMLInputElement>(list, '[part~=url-input]')!.value = 'https://example.com/readme.md';
+    inner<HTMLButtonElement>(list, '[part~=url-button]')!.click();
+    expect(list.files[1]).to.deep.equal({ transfer_method: 'remote_url', url: 'https://example.com/readme.md', type: 'custom' });
     await expectNoAxeViolations(list);
   });
 
