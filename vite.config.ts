@@ -47,7 +47,10 @@ export default defineConfig({
   plugins: [minifyLitCss(), localeFiles()],
   resolve: {
     // An IIFE cannot split chunks: the bundle loads locales as files beside itself instead.
-    alias: [{ find: /^\.\/locale-loader\.js$/, replacement: src('shared/locale-loader.script.ts') }],
+    alias: [
+      { find: /^\.\/locale-loader\.js$/, replacement: src('shared/locale-loader.script.ts') },
+      { find: /^\.\/companion-locale-loader\.js$/, replacement: src('shared/companion-locale-loader.script.ts') },
+    ],
   },
   build: {
     outDir: 'dist',

@@ -194,10 +194,10 @@ describe('<conversation-list>', () => {
     const ja = await fixture<HTMLElement>(html`<div lang="ja"><conversation-list session-url=${url}></conversation-list></div>`);
     const inJa = ja.querySelector('conversation-list')!;
     await settled(inJa);
-    expect($(inJa, '[part=sort]')!.textContent).to.contain('並べ替え');
+    await until(() => $(inJa, '[part=sort]')!.textContent!.includes('並べ替え'), 'the Japanese terms');
     expect($(inJa, '[part=time]')!.textContent).to.match(/秒|今/);
     const zh = await fixture<HTMLElement>(html`<div lang="zh-CN"><conversation-list session-url=${url}></conversation-list></div>`);
     await settled(zh.querySelector('conversation-list')!);
-    expect($(zh.querySelector('conversation-list')!, '[part=list]')!.getAttribute('aria-label')).to.equal('对话');
+    await until(() => $(zh.querySelector('conversation-list')!, '[part=list]')!.getAttribute('aria-label') === '对话', 'the Chinese terms');
   });
 });

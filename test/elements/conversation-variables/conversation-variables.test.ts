@@ -145,7 +145,7 @@ describe('<conversation-variables>', () => {
     const url = await newUser();
     const el = await fixture<ConversationVariables>(html`<conversation-variables session-url=${url} lang="ja"></conversation-variables>`);
     await settled(el);
-    expect($(el, '[part=empty]')!.textContent).to.equal('会話を選ぶと変数が表示されます。');
+    await until(() => $(el, '[part=empty]')!.textContent === '会話を選ぶと変数が表示されます。', 'the Japanese terms');
     await expectNoAxeViolations(el);
   });
 });

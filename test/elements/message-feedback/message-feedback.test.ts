@@ -84,7 +84,8 @@ describe('<message-feedback>', () => {
     const el = await fixture<MessageFeedback>(
       html`<message-feedback session-url=${url} message-id="00000000-0000-4000-8000-000000000000" lang="zh-Hans"></message-feedback>`,
     );
-    expect($(el, '[part=like]').getAttribute('aria-label')).to.equal('赞');
+    // Chinese terms load on first use.
+    await until(() => $(el, '[part=like]').getAttribute('aria-label') === '赞', 'the Chinese terms');
     const error = oneEvent(el, 'companion-error') as Promise<CompanionEvent<{ code: string; status: number }>>;
     $(el, '[part=like]').click();
     expect((await error).detail).to.include({ code: 'not_found', status: 404 });

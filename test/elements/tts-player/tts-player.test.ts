@@ -110,7 +110,7 @@ describe('<tts-player>', function () {
     const url = await newUser();
     const box = await fixture<HTMLElement>(html`<div lang="ja"><tts-player session-url=${url} text="   "></tts-player></div>`);
     const el = box.querySelector('tts-player')!;
-    expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('再生');
+    await until(() => $(el, '[part=play]').getAttribute('aria-label') === '再生', 'the Japanese terms');
     const error = oneEvent(el, 'companion-error') as Promise<CompanionEvent<{ code: string; status: number }>>;
     $(el, '[part=play]').click();
     expect((await error).detail).to.include({ code: 'invalid_param', status: 400 });
