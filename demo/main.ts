@@ -1,11 +1,11 @@
 /**
  * The QA page: pick an app and its run inputs (the scenario), pick the user, watch the live event
  * log, and drive the embedded service's faults. Each run gets a fresh `<human-input-form>`, so
- * nothing of the previous run lingers.
+ * nothing of the previous run lingers; apps that keep conversations also get the companion
+ * elements.
  */
 import '../src/elements/define-all.js';
-import { AppClient } from '../src/client/index.js';
-import type { SessionGrant } from '../src/protocol/index.js';
+import { CHAT_MODES, ChatPanel } from './qa/chat-panel.js';
 import { APPS_PATH, sessionUrl, USER_COOKIE, type AppsAnswer, type DemoApp } from './qa/contract.js';
 import { EventLog } from './qa/event-log.js';
 import { qa, QaError } from './qa/qa-client.js';
@@ -23,6 +23,7 @@ const qaStatus = $<HTMLParagraphElement>('#qa-status');
 const expireButton = $<HTMLButtonElement>('#expire');
 const failButton = $<HTMLButtonElement>('#fail-run');
 const log = new EventLog($<HTMLOListElement>('#log'));
+const chat = new ChatPanel($<HTMLElement>('#chat-panel'), (text) => log.note('page', text));
 
 let apps: DemoApp[] = [];
 /** The token of the form on screen, for "Expire the form now". */
@@ -70,7 +71,9 @@ function selectedApp(): DemoApp {
 function showScenario(): void {
   const app = selectedApp();
   renderRunInputs(inputsBox, app.user_input_form);
-  queryField.hidden = app.mode !== 'advanced-chat';
+  queryField.hidden = !CHAT_MODES.has(app.mode);
+  $<HTMLParagraphElement>('#no-form').hidden = WORKFLOW_MODES.has(app.mode);
+  chat.show(CHAT_MODES.has(app.mode) ? app.id : undefined);
   history.replaceState(null, '', `#app=${encodeURIComponent(app.id)}`);
 }
 
@@ -92,12 +95,17 @@ async function newRun(dropAfter?: number): Promise<void> {
   const form = document.createElement('human-input-form');
   form.id = 'form';
   form.inputs = inputs;
+  form.hidden = !WORKFLOW_MODES.has(app.mode);
   try {
-    // A Chatflow run starts with a chat message; the page sends it and the element follows the run.
-    if (app.mode === 'advanced-chat') {
-      runId = await startChatflow(app, inputs);
-      form.runId = runId;
-      log.note('page', `chat message sent; following run ${runId}`);
+    // A chat app's turn starts with a message; in a Chatflow it starts a run, which the element follows.
+    if (CHAT_MODES.has(app.mode)) {
+      const answer = await chat.send($<HTMLInputElement>('#query').value || 'Hello', inputs);
+      if (app.mode === 'advanced-chat') {
+        if (!answer.runId) throw new Error('the chat message started no workflow run');
+        runId = answer.runId;
+        form.runId = runId;
+        log.note('page', `following run ${runId}`);
+      }
     }
     if (dropAfter !== undefined) {
       await qa.cutNextStream(dropAfter);
@@ -107,27 +115,9 @@ async function newRun(dropAfter?: number): Promise<void> {
     log.note('page', `could not start: ${(error as Error).message}`);
     return;
   }
-  form.sessionUrl = sessionUrl(app.id);
+  // Without a workflow there is nothing to follow; the element stays idle (no session URL).
+  if (WORKFLOW_MODES.has(app.mode)) form.sessionUrl = sessionUrl(app.id);
   $('human-input-form').replaceWith(form);
-}
-
-async function startChatflow(app: DemoApp, inputs: Record<string, unknown>): Promise<string> {
-  const url = sessionUrl(app.id);
-  const answer = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-  if (!answer.ok) throw new Error(`session: HTTP ${answer.status}`);
-  const grant = (await answer.json()) as SessionGrant;
-  const client = new AppClient({ baseUrl: new URL(grant.relay_url, new URL(url, location.href)).href, credential: grant.token });
-  const abort = new AbortController();
-  const query = $<HTMLInputElement>('#query').value || 'Hello';
-  try {
-    // The relay puts the session's user in; the run goes on server-side once the page stops reading.
-    for await (const event of client.streamChatMessage({ query, inputs, user: '' }, abort.signal)) {
-      if ('workflow_run_id' in event && event.workflow_run_id) return event.workflow_run_id;
-    }
-  } finally {
-    abort.abort();
-  }
-  throw new Error('the chat message started no workflow run');
 }
 
 // QA controls: only with the embedded service; against a real deployment they say why not.
@@ -181,7 +171,8 @@ $('#reset').addEventListener('click', () => {
 async function init(): Promise<void> {
   const answer = await fetch(APPS_PATH);
   const described = (await answer.json()) as AppsAnswer;
-  apps = described.apps.filter((a) => WORKFLOW_MODES.has(a.mode));
+  // Every app that can pause for a human or hold a conversation (a Text Generator does neither).
+  apps = described.apps.filter((a) => WORKFLOW_MODES.has(a.mode) || CHAT_MODES.has(a.mode));
   if (!apps.length) apps = described.apps;
   $('#upstream').textContent = described.upstream === 'embedded' ? 'Embedded service (fixture apps)' : 'A real deployment (UPSTREAM_URL)';
   appSelect.replaceChildren(...apps.map((a) => new Option(`${a.name} (${a.mode})`, a.id)));

@@ -73,10 +73,34 @@ test('a Chatflow scenario: the page sends the chat message, and the element foll
   await page.getByRole('button', { name: 'New run', exact: true }).click();
   const form = page.locator('human-input-form');
   await form.getByText('The customer wrote: Where is my parcel?').waitFor({ timeout: 10_000 });
-  assert.match(await logText(page), /chat message sent; following run [0-9a-f-]{36}/);
+  assert.match(await logText(page), /following run [0-9a-f-]{36}/);
   assert.equal(await form.evaluate((element) => element.runId.length > 0), true, 'the element does not follow a run id');
   await form.getByRole('button', { name: 'Send reply' }).click();
   await page.locator('#log').getByText('workflow_finished succeeded').waitFor({ timeout: 10_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a chat app: no form, the answer, and the companion elements on its conversation', async () => {
+  const { page, problems } = await openPage();
+  await page.getByLabel('App').selectOption({ label: 'Store helper (chat)' });
+  const answer = page.locator('#chat-answer');
+  await answer.getByText('Your order ships tomorrow. You asked: My order arrived damaged.').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('human-input-form').isHidden(), true);
+
+  // The conversation is listed and chosen; its variables and the answer's feedback are on it.
+  const conversations = page.getByRole('listbox', { name: 'Conversations' });
+  await conversations.getByRole('option').first().waitFor({ timeout: 10_000 });
+  assert.equal(await conversations.getByRole('option').count(), 1);
+  await page.locator('conversation-variables').getByText('customer_name').waitFor({ timeout: 10_000 });
+  await page.locator('message-feedback').getByRole('button', { name: 'Like', exact: true }).click();
+  await page.locator('message-feedback').getByRole('button', { name: 'Like', exact: true, pressed: true }).waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('tts-player').count(), 1);
+
+  // A reply goes into the same conversation.
+  await page.getByRole('button', { name: 'Reply' }).click();
+  await answer.getByText('You asked: Thanks! And when will it arrive?').waitFor({ timeout: 10_000 });
+  assert.equal(await conversations.getByRole('option').count(), 1);
   assert.deepEqual(problems, []);
   await page.close();
 });
