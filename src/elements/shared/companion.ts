@@ -45,7 +45,20 @@ export abstract class Companion extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (this.sessionUrl && this.reloadOn.some((p) => changed.has(p))) void this.reload();
+    if (!this.sessionUrl) return;
+    if (changed.has('sessionUrl')) {
+      this.site = undefined;
+      const url = this.sessionUrl;
+      // The session's one fetch of the settings; without them the element keeps its defaults.
+      SessionSource.for(url)
+        .site()
+        .then((site) => {
+          if (url !== this.sessionUrl) return;
+          this.site = site;
+          this.requestUpdate();
+        }, () => undefined);
+    }
+    if (this.reloadOn.some((p) => changed.has(p))) void this.reload();
   }
 
   /** Loads the element's data again, from the start. */
@@ -56,20 +69,9 @@ export abstract class Companion extends LitElement {
     return this.reload();
   }
 
-  /** The session's relay; the first call also applies the app's web settings. */
-  protected async api(): Promise<Transport> {
-    const session = SessionSource.for(this.sessionUrl);
-    if (!this.site) {
-      session.site().then(
-        (site) => {
-          this.site = site;
-          this.requestUpdate();
-        },
-        // Without settings the element keeps its defaults.
-        () => undefined,
-      );
-    }
-    return session.transport();
+  /** The session's relay. */
+  protected api(): Promise<Transport> {
+    return SessionSource.for(this.sessionUrl).transport();
   }
 
   /** Shows a state as a custom state (`:state(name)`), one at a time. */
