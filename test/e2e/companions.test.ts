@@ -107,7 +107,7 @@ test('a new user picks a conversation, edits its variables, rates and hears the 
 
   const player = page.locator('tts-player');
   await player.getByRole('button', { name: 'Play' }).click();
-  await page.waitForFunction(() => (document.querySelector('tts-player') as unknown as { currentTime: number }).currentTime > 0.3, undefined, { timeout: 30_000 });
+  await page.waitForFunction("document.querySelector('tts-player').currentTime > 0.3", undefined, { timeout: 30_000 });
   await player.getByRole('button', { name: 'Pause' }).click();
   await page.locator('tts-player:state(paused)').waitFor();
 
