@@ -95,7 +95,7 @@ test('files uploaded to a file list and a file input; a rejected link shown at i
 
 test('a form counts down, is disabled when its time is up, and the run takes its timeout branch', async () => {
   const { page, form, problems } = await open('hitl-expiry');
-  const expired = form.evaluate((element) => new Promise<boolean>((resolve) => element.addEventListener('timed-out', (e) => resolve((e as unknown as { local: boolean }).local), { once: true })));
+  const expired = form.evaluate((element) => new Promise<boolean>((resolve) => element.addEventListener('timed-out', (e: Event) => resolve((e as unknown as { local: boolean }).local), { once: true })));
   assert.match(await form.getByRole('timer').innerText(), /^Time left: 0:0\d$/);
   await form.getByRole('textbox').fill('too late');
   // The element's own clock ends the form first; the run's timeout follows a moment later.
