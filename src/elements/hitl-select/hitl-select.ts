@@ -35,8 +35,14 @@ export class HitlSelect extends HitlControl {
     return this.value;
   }
 
+  /** A saved value that is no longer among the options is dropped. */
   restore(state: string): void {
-    this.value = state;
+    this.value = this.#options.includes(state) ? state : '';
+  }
+
+  get #options(): string[] {
+    const config = this.config;
+    return this.options ?? (config?.type === 'select' ? config.option_source.value : []);
   }
 
   protected problem(t: Terms): string {
@@ -48,8 +54,6 @@ export class HitlSelect extends HitlControl {
   }
 
   protected override render(): TemplateResult {
-    const config = this.config;
-    const options = this.options ?? (config?.type === 'select' ? config.option_source.value : []);
     return html`${this.renderLabel()}<select
         id="control"
         part="control"
@@ -63,7 +67,7 @@ export class HitlSelect extends HitlControl {
         }}
       >
         <option value="">${this.terms.select}</option>
-        ${options.map((option) => html`<option .selected=${option === this.value}>${option}</option>`)}</select
+        ${this.#options.map((option) => html`<option .selected=${option === this.value}>${option}</option>`)}</select
       >${this.renderError()}`;
   }
 }

@@ -243,7 +243,7 @@ export class HumanInputForm extends LitElement {
         // Without the app's settings the element keeps its own defaults.
         () => undefined,
       );
-      await (this.formToken ? this.#load(this.formToken, signal) : this.#follow(this.#run ? undefined : this.inputs, signal));
+      await (this.formToken ? this.#load(this.formToken, signal) : this.#follow(this.#run ? undefined : this.inputs || {}, signal));
     } catch (error) {
       if (!signal.aborted) this.#fail(error);
     }
@@ -299,7 +299,13 @@ export class HumanInputForm extends LitElement {
         break;
       case 'human_input_required': {
         const request = event.data;
-        if (request.form_token) void this.#load(request.form_token, signal, request).catch((error) => signal.aborted || this.#fail(error));
+        if (request.form_token) {
+          void this.#load(request.form_token, signal, request).catch((error) => {
+            // Not shown after all: a retry's replay must show it.
+            this.#seen.delete(event.event + request.form_id);
+            if (!signal.aborted) this.#fail(error);
+          });
+        }
         else this.#set('undrivable', true);
         break;
       }

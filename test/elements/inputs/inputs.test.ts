@@ -59,6 +59,11 @@ describe('the inputs', () => {
     form.reset();
     expect(note.value).to.equal('hello');
     expect(size.value).to.equal('');
+    // A saved value that is no longer an option (an old draft) is not restored.
+    size.formStateRestoreCallback('XL');
+    expect(size.value).to.equal('');
+    size.formStateRestoreCallback('S');
+    expect(size.value).to.equal('S');
     await expectNoAxeViolations(form);
   });
 
