@@ -3,7 +3,6 @@
  * PCM, which goes out as WAV, or is encoded to MP3 or Ogg Vorbis as it is produced, so a long
  * text starts playing before it is all spoken.
  */
-import ESpeakNg from 'espeak-ng';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createMp3Encoder, createOggEncoder } from 'wasm-media-encoders';
@@ -30,6 +29,24 @@ interface Pcm {
 }
 
 export class SpeechError extends Error {}
+
+type ESpeakNgFactory = typeof import('espeak-ng').default;
+
+/**
+ * eSpeak NG is GPL-3.0-or-later, so it is an optional peer of this MIT package rather than a
+ * dependency: installed for the demo and the tests, loaded only when speech is asked for.
+ */
+let espeak: Promise<ESpeakNgFactory> | undefined;
+function loadESpeakNg(): Promise<ESpeakNgFactory> {
+  espeak ??= import('espeak-ng').then(
+    (module) => module.default,
+    () => {
+      espeak = undefined;
+      throw new SpeechError('text to audio in the embedded service needs the optional package espeak-ng (npm install espeak-ng).');
+    },
+  );
+  return espeak;
+}
 
 export class SpeechSynthesizer {
   #module: Promise<WasmModule> | undefined;
@@ -63,6 +80,7 @@ export class SpeechSynthesizer {
   }
 
   async #synthesize(text: string, voice: string): Promise<Pcm> {
+    const ESpeakNg = await loadESpeakNg();
     const module = await this.#compiled();
     const errors: string[] = [];
     const instance = await ESpeakNg({
