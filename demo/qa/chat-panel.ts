@@ -66,9 +66,14 @@ export class ChatPanel {
         tools.append(element);
       }
     }
+    // The answer's conversation becomes the chosen one, whether or not the list has it yet.
+    if (result.conversationId) {
+      this.#conversationId = result.conversationId;
+      this.section.querySelector('#variables')!.setAttribute('conversation-id', result.conversationId);
+    }
     const list = this.section.querySelector<ConversationList>('#conversations')!;
+    list.selected = result.conversationId;
     await list.reload();
-    if (result.conversationId) list.select(result.conversationId);
     return result;
   }
 
