@@ -1,11 +1,12 @@
 /**
  * The React 19 example (demo/react), built with Vite from the package's build output and
- * type-checked against its .d.ts and JSX typings, completes a run in Chromium: `inputs` reaches the
+ * type-checked against its .d.ts and JSX typings (and DOM lookups and listeners against the
+ * package's tag and event maps), completes a run in Chromium: `inputs` reaches the
  * element as an object, and the element's events show up in the app's own UI.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -15,11 +16,31 @@ import { REPO } from './helpers/package-build.js';
 
 const tested = exampleUnderTest('react');
 
+const DOM_TYPES = `
+import 'hitl-elements/define';
+import type { HumanInputForm } from 'hitl-elements';
+
+const form: HumanInputForm | null = document.querySelector('human-input-form');
+form?.addEventListener('run-finished', (e) => {
+  const outputs: Record<string, unknown> | null = e.result.outputs;
+  void outputs;
+});
+form?.addEventListener('before-submit', (e) => {
+  if (e.action === 'discard') e.preventDefault();
+});
+// @ts-expect-error: a run-finished event has no such field
+form?.addEventListener('run-finished', (e) => e.nope);
+// @ts-expect-error: inputs is an object, not a string
+if (form) form.inputs = 'version=1';
+`;
+
 test('the example type-checks against the built package (its JSX typings type the props and events)', async () => {
   // Inside the built copy, `hitl-elements/…` resolves through its package.json, as once installed.
   const copy = mkdtempSync(join(tested.example.packageRoot, '.react-example-'));
   try {
     cpSync(join(REPO, 'demo/react'), copy, { recursive: true, filter: (f) => !f.includes('/dist') });
+    // Beside the example: the package's .d.ts give DOM lookups and listeners their element and event types.
+    writeFileSync(join(copy, 'dom-types.tsx'), DOM_TYPES);
     // Library checks on: the JSX typings are a generated .d.ts, which skipLibCheck would pass unread.
     await promisify(execFile)(join(REPO, 'node_modules/.bin/tsc'), ['-p', join(copy, 'tsconfig.json'), '--skipLibCheck', 'false']).catch((error: { stdout?: string }) => {
       assert.fail(`tsc found errors:\n${error.stdout}`);
