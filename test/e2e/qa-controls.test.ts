@@ -4,40 +4,12 @@
  * fetches, reset.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
-import { launchChromium } from '../helpers/chromium.js';
-import { E2E_FIXTURE } from './helpers/examples.js';
-import { collectProblems, firstTextbox } from './helpers/forms.js';
+import { test } from 'node:test';
+import { firstTextbox } from './helpers/forms.js';
+import { useQaPage } from './helpers/qa-page.js';
 
-let demo: RunningDemo;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemo({ port: 0, servicePort: 0, fixturePath: E2E_FIXTURE });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-/** The service's own view (the test, on loopback, may ask its admin endpoint directly). */
-async function serviceState(): Promise<{ settings: Record<string, unknown>; runs: { user: string; status: string }[] }> {
-  return (await fetch(new URL('/_qa/state', new URL(demo.backend.upstreamUrl).origin))).json() as never;
-}
-
-async function openPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  const problems = collectProblems(page);
-  await page.goto(demo.url);
-  await firstTextbox(page.locator('human-input-form'));
-  return { page, problems };
-}
-
-const logText = (page: Page) => page.locator('#log').innerText();
+const qa = useQaPage();
+const { serviceState, openPage, logText } = qa;
 
 test('"Expire the form now": the service times the form out and the element stops offering it', async () => {
   const { page, problems } = await openPage();

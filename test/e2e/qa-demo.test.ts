@@ -4,41 +4,14 @@
  * through. The QA controls themselves: qa-controls.test.ts.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
+import { test } from 'node:test';
 import { loadFixture } from '../../src/service/fixture.js';
-import { launchChromium } from '../helpers/chromium.js';
 import { E2E_FIXTURE } from './helpers/examples.js';
-import { collectProblems, firstTextbox } from './helpers/forms.js';
+import { firstTextbox } from './helpers/forms.js';
+import { useQaPage } from './helpers/qa-page.js';
 
-let demo: RunningDemo;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemo({ port: 0, servicePort: 0, fixturePath: E2E_FIXTURE });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
-/** The service's own view (the test, on loopback, may ask its admin endpoint directly). */
-async function serviceState(): Promise<{ settings: Record<string, unknown>; runs: { user: string; status: string }[] }> {
-  return (await fetch(new URL('/_qa/state', new URL(demo.backend.upstreamUrl).origin))).json() as never;
-}
-
-async function openPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  const problems = collectProblems(page);
-  await page.goto(demo.url);
-  await firstTextbox(page.locator('human-input-form'));
-  return { page, problems };
-}
-
-const logText = (page: Page) => page.locator('#log').innerText();
+const qa = useQaPage();
+const { serviceState, openPage, logText } = qa;
 
 test('QA picks a scenario and a user; the run is that app\'s, with those inputs, for that user', async () => {
   const { page, problems } = await openPage();
@@ -106,7 +79,7 @@ test('a chat app: no form, the answer, and the companion elements on its convers
 });
 
 test('the QA routes take only the page\'s controls and never show an app key', async () => {
-  const api = (path: string, init?: RequestInit) => fetch(new URL(path, demo.url), init);
+  const api = (path: string, init?: RequestInit) => fetch(new URL(path, qa.demo.url), init);
   assert.equal((await api('/api/qa/state')).status, 404);
   assert.equal((await api('/api/qa/runs/x/cut-stream', { method: 'POST', body: '{"after":1}' })).status, 404);
   const bad = await api('/api/qa/cut-next-stream', { method: 'POST', body: '{"after":0}' });

@@ -57,31 +57,20 @@ type ProcessRuleInput = {
 
 interface Account { id: string; name: string; email: string }
 
-interface SegmentRecord {
-  id: string;
-  position: number;
-  content: string;
-  answer: string | null;
-  word_count: number;
-  tokens: number;
-  keywords: string[];
-  index_node_id: string;
-  index_node_hash: string;
-  hit_count: number;
-  enabled: boolean;
-  disabled_at: number | null;
-  disabled_by: string | null;
-  status: Segment['status'];
-  created_by: string;
-  created_at: number;
-  updated_at: number;
-  updated_by: string | null;
-  indexing_at: number | null;
-  completed_at: number | null;
-  error: string | null;
-  stopped_at: number | null;
-  child_chunks: ChildChunk[];
-}
+/** A chunk as stored: the wire shape less `document_id`, which its document supplies. */
+type SegmentRecord = Omit<Segment, 'document_id'>;
+
+/** The indexing fields of a document queued for (re-)indexing. */
+const NOT_YET_INDEXED = {
+  indexing_status: 'waiting',
+  processing_started_at: null,
+  parsing_completed_at: null,
+  cleaning_completed_at: null,
+  splitting_completed_at: null,
+  completed_at: null,
+  stopped_at: null,
+  error: null,
+} as const;
 
 interface DocumentRecord {
   id: string;
@@ -650,15 +639,8 @@ export class KnowledgeStore {
         created_by: this.owner.id,
         created_at: now,
         updated_at: now,
-        indexing_status: 'waiting',
-        processing_started_at: null,
-        parsing_completed_at: null,
-        cleaning_completed_at: null,
-        splitting_completed_at: null,
-        completed_at: null,
+        ...NOT_YET_INDEXED,
         paused_at: null,
-        stopped_at: null,
-        error: null,
         enabled: true,
         disabled_at: null,
         disabled_by: null,
@@ -861,17 +843,7 @@ export class KnowledgeStore {
   /** Runs a document through the indexing states, one stage delay each. */
   #startIndexing(ds: DatasetRecord, doc: DocumentRecord): void {
     const run = ++doc.run;
-    Object.assign(doc, {
-      indexing_status: 'waiting',
-      processing_started_at: null,
-      parsing_completed_at: null,
-      cleaning_completed_at: null,
-      splitting_completed_at: null,
-      completed_at: null,
-      stopped_at: null,
-      error: null,
-      pending: null,
-    } satisfies Partial<DocumentRecord>);
+    Object.assign(doc, { ...NOT_YET_INDEXED, pending: null } satisfies Partial<DocumentRecord>);
     const delay = this.options.stageDelayMs;
     const step = (fn: () => void) =>
       this.#later(delay, () => {
@@ -1057,15 +1029,8 @@ export class KnowledgeStore {
           created_by: ds.created_by,
           created_at: docCreated,
           updated_at: docCreated,
-          indexing_status: 'waiting',
-          processing_started_at: null,
-          parsing_completed_at: null,
-          cleaning_completed_at: null,
-          splitting_completed_at: null,
-          completed_at: null,
+          ...NOT_YET_INDEXED,
           paused_at: null,
-          stopped_at: null,
-          error: null,
           enabled: fd.enabled,
           disabled_at: fd.enabled ? null : docCreated,
           disabled_by: fd.enabled ? null : ds.created_by,
