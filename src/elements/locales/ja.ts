@@ -33,7 +33,7 @@ const terms: Terms = {
   uploadFailed: 'アップロードに失敗しました。',
   cancel: 'キャンセル',
   remove: '削除',
-  allowed: '使用可能：{0}',
+  allowed: '使用可能：{0}。',
 };
 
 export default terms;

@@ -33,7 +33,7 @@ const terms: Terms = {
   uploadFailed: '上传失败。',
   cancel: '取消',
   remove: '移除',
-  allowed: '支持：{0}',
+  allowed: '支持：{0}。',
 };
 
 export default terms;

@@ -37,7 +37,7 @@ const en = {
   uploadFailed: 'Upload failed.',
   cancel: 'Cancel',
   remove: 'Remove',
-  allowed: 'Accepted: {0}',
+  allowed: 'Accepted: {0}.',
 };
 
 export type Terms = typeof en;
