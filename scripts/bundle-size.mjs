@@ -8,7 +8,7 @@ export const BUNDLE = 'dist/hitl-elements.js';
  * fetch-event-source's parser) take about 32 kB of it, and the complete <human-input-form> with
  * its four inputs (issue 5) and the four companion elements (issue 6) need about 17.7 kB more, so
  * the two cannot both hold. Until that is decided, the gate sits just above what every element
- * needs today (49,888 B), so any growth still fails the build. README "Bundle budget" has the
+ * needs today (50,518 B), so any growth still fails the build. README "Bundle budget" has the
  * breakdown.
  */
 export const BUDGET_BYTES = 52_000;

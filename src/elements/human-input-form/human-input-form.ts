@@ -1,11 +1,12 @@
+import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Transport } from '../../client/transport.js';
 import { ServiceError } from '../../client/errors.js';
 import {
   isErrorBody,
-  readRunEvents,
   renderWithOutputs,
   splitFormContent,
+  toRunEvent,
   type ErrorBody,
   type FormInput,
   type HumanInputFormDefinition,
@@ -261,12 +262,30 @@ export class HumanInputForm extends LitElement {
       let opened!: () => void;
       this.#open = new Promise((resolve) => (opened = resolve));
       try {
-        const response = await (start
-          ? this.#api!.send('POST', '/workflows/run', { json: { inputs: start, response_mode: 'streaming', user: '' }, signal })
-          : this.#api!.send('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true }, signal }));
-        opened();
-        if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
-        for await (const event of readRunEvents(response.body!)) this.#event(event, signal);
+        const { url, init } = await (start
+          ? this.#api!.prepare('POST', '/workflows/run', { json: { inputs: start, response_mode: 'streaming', user: '' } })
+          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true } }));
+        // One connection per pass: reconnecting switches to the events endpoint with a snapshot,
+        // which fetch-event-source's own retry (same request again) cannot do, so errors end it.
+        await fetchEventSource(url, {
+          method: init.method,
+          headers: init.headers,
+          body: init.body as string | undefined,
+          signal,
+          openWhenHidden: true,
+          onopen: async (response) => {
+            if (!response.ok) throw await ServiceError.fromResponse(response);
+            opened();
+            if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
+          },
+          onmessage: (message) => {
+            const event = toRunEvent(message);
+            if (event) this.#event(event, signal);
+          },
+          onerror: (error) => {
+            throw error;
+          },
+        });
       } catch (error) {
         if (signal.aborted) return;
         const status = (error as ServiceError).status;
