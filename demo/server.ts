@@ -143,6 +143,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const demo = await startDemo({ ...optionsFromEnv(), port: Number(process.env.PORT ?? 5173) });
     console.log(demo.backend.service ? `Embedded service: ${demo.backend.upstreamUrl}` : `Upstream: ${demo.backend.upstreamUrl}`);
+    const fixture = demo.backend.service?.service.fixture;
+    if (fixture) {
+      // The embedded service's keys are fixture data, not secrets: QA uses them to script scenarios.
+      console.log(`App keys: ${fixture.apps.map((a) => a.key).join(', ')}`);
+      const knowledgeKeys = fixture.knowledge?.keys.map((k) => k.key) ?? [];
+      if (knowledgeKeys.length) console.log(`Knowledge keys: ${knowledgeKeys.join(', ')}`);
+    }
     console.log(`Demo: ${demo.url}  (examples: ${demo.url}react/  ${demo.url}vue/  ${demo.url}script-tag/)`);
     const stop = () => void demo.close().then(() => process.exit(0));
     process.on('SIGINT', stop);
