@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadFixture } from '../../src/service/fixture.js';
 import { E2E_FIXTURE } from './helpers/examples.js';
-import { firstTextbox } from './helpers/forms.js';
+import { expectCount, firstTextbox } from './helpers/forms.js';
 import { useQaPage } from './helpers/qa-page.js';
 
 const qa = useQaPage();
@@ -59,12 +59,13 @@ test('a chat app: no form, the answer, and the companion elements on its convers
   await page.getByLabel('App').selectOption({ label: 'Store helper (chat)' });
   const answer = page.locator('#chat-answer');
   await answer.getByText('Your order ships tomorrow. You asked: My order arrived damaged.').waitFor({ timeout: 10_000 });
-  assert.equal(await page.locator('human-input-form').isHidden(), true);
+  // The page hides the form once it knows the app has none; wait for it rather than look once.
+  await page.locator('human-input-form').waitFor({ state: 'hidden', timeout: 5_000 });
 
   // The conversation is listed and chosen; its variables and the answer's feedback are on it.
   const conversations = page.getByRole('listbox', { name: 'Conversations' });
   await conversations.getByRole('option').first().waitFor({ timeout: 10_000 });
-  assert.equal(await conversations.getByRole('option').count(), 1);
+  await expectCount(conversations.getByRole('option'), 1);
   await page.locator('conversation-variables').getByText('customer_name').waitFor({ timeout: 10_000 });
   await page.locator('message-feedback').getByRole('button', { name: 'Like', exact: true }).click();
   await page.locator('message-feedback').getByRole('button', { name: 'Like', exact: true, pressed: true }).waitFor({ timeout: 10_000 });
@@ -73,7 +74,7 @@ test('a chat app: no form, the answer, and the companion elements on its convers
   // A reply goes into the same conversation.
   await page.getByRole('button', { name: 'Reply' }).click();
   await answer.getByText('You asked: Thanks! And when will it arrive?').waitFor({ timeout: 10_000 });
-  assert.equal(await conversations.getByRole('option').count(), 1);
+  await expectCount(conversations.getByRole('option'), 1);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -30,3 +30,14 @@ export function collectProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/** Waits until `locator` matches exactly `count` nodes (lists re-render after each change). */
+export async function expectCount(locator: Locator, count: number, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await locator.count();
+  while (last !== count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} of ${String(locator)}, found ${last}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await locator.count();
+  }
+}
