@@ -20,7 +20,7 @@ test('"Expire the form now": the service times the form out and the element stop
   await page.getByRole('status').filter({ hasText: 'form expired' }).waitFor({ timeout: 5_000 });
   await page.locator('#log').getByText('human_input_form_timeout').waitFor({ timeout: 10_000 });
   await approve.waitFor({ state: 'detached', timeout: 5_000 });
-  assert.equal(await page.getByRole('button', { name: 'Expire the form now' }).isDisabled(), true);
+  await page.getByRole('button', { name: 'Expire the form now', disabled: true }).waitFor({ timeout: 5_000 });
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -35,8 +35,9 @@ test('"Fail the run": the run ends as failed, and the element says so', async ()
   assert.equal(await finished, 'failed');
   await page.locator('#log').getByText('workflow_finished failed').waitFor({ timeout: 5_000 });
   // The run's in-stream error, and the element reporting it.
+  await page.locator('#log').getByText(/form-error completion_request_error/).waitFor({ timeout: 5_000 });
   assert.match(await logText(page), /s error completion_request_error: .*\n.*s form-error completion_request_error/);
-  assert.equal(await page.getByRole('button', { name: 'Fail the run' }).isDisabled(), true);
+  await page.getByRole('button', { name: 'Fail the run', disabled: true }).waitFor({ timeout: 5_000 });
   assert.deepEqual(problems.filter((p) => !p.includes('completion_request_error')), []);
   await page.close();
 });
