@@ -15,7 +15,6 @@ import type {
   DocumentDisplayStatus,
   DocumentIndexingStatus,
   DocumentStatusAction,
-  IndexingStatus,
   IndexingTechnique,
   KnowledgePage,
   KnowledgeTag,
@@ -72,7 +71,8 @@ const NOT_YET_INDEXED = {
   error: null,
 } as const;
 
-interface DocumentRecord {
+/** A document as stored; its indexing fields are those the indexing-status route answers. */
+interface DocumentRecord extends Omit<DocumentIndexingStatus, 'id' | 'completed_segments' | 'total_segments'> {
   id: string;
   position: number;
   name: string;
@@ -86,15 +86,6 @@ interface DocumentRecord {
   created_by: string;
   created_at: number;
   updated_at: number;
-  indexing_status: IndexingStatus;
-  processing_started_at: number | null;
-  parsing_completed_at: number | null;
-  cleaning_completed_at: number | null;
-  splitting_completed_at: number | null;
-  completed_at: number | null;
-  paused_at: number | null;
-  stopped_at: number | null;
-  error: string | null;
   enabled: boolean;
   disabled_at: number | null;
   disabled_by: string | null;
