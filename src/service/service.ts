@@ -84,6 +84,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
       context.conversations.clear();
       context.uploads.clear();
       context.endUsers.clear();
+      knowledge.reset();
       qa.reset(initialQa);
     },
   });

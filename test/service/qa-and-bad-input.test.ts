@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { KnowledgeClient } from '../../src/client/knowledge.js';
 import type { RunEventOf } from '../../src/protocol/index.js';
 import { assertError, drain, eventually, KEYS, live, openEvents, startApp, type Harness } from './app-helpers.js';
 
@@ -74,6 +75,21 @@ describe('QA endpoint', () => {
     const after = (await h.raw('GET', '/_qa/state', { key: null })).body as { runs: unknown[]; settings: { latencyMs: number } };
     assert.deepEqual(after.runs, []);
     assert.equal(after.settings.latencyMs, 0);
+  });
+
+  test('reset puts the knowledge side back to the fixture', async () => {
+    const kc = new KnowledgeClient({ baseUrl: h.svc.url, credential: 'dataset-demo' });
+    const names = async () => (await kc.listDatasets({ limit: 100, include_all: true })).data.map((d) => d.name).sort();
+    const before = await names();
+    const handbook = (await kc.listDatasets({ keyword: 'Demo handbook' })).data[0]!;
+    const created = await kc.createDataset({ name: 'Made before the reset' });
+    await kc.updateDataset(handbook.id, { name: 'Renamed handbook' });
+    assert.deepEqual(await names(), [...before.filter((n) => n !== 'Demo handbook'), 'Made before the reset', 'Renamed handbook'].sort());
+
+    assert.equal((await h.raw('POST', '/_qa/reset', { key: null })).status, 200);
+    assert.deepEqual(await names(), before);
+    assert.equal((await kc.getDataset(handbook.id)).name, 'Demo handbook');
+    await assert.rejects(kc.getDataset(created.id), { status: 404 });
   });
 
   test('start-up settings (the CLI flags) apply from the first request', async () => {

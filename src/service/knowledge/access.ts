@@ -65,4 +65,8 @@ export class SlidingWindowLimit {
     while (this.#hits.length && this.#hits[0]! <= now - this.windowMs) this.#hits.shift();
     if (this.#hits.length > this.limit) throw forbidden(RATE_LIMIT_MESSAGE);
   }
+
+  clear(): void {
+    this.#hits.length = 0;
+  }
 }

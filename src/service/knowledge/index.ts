@@ -11,6 +11,8 @@ import { KnowledgeStore } from './store.js';
 
 export interface KnowledgeService {
   readonly store: KnowledgeStore;
+  /** Back to the fixture's state, with a fresh rate-limit window (`/_qa/reset`). */
+  reset(): void;
   /** Stops indexing timers. */
   close(): void;
 }
@@ -31,7 +33,11 @@ export function knowledgeRoutes<C>(router: Router<C>, fixture: Fixture): Knowled
   const rate = kn?.subscription.knowledge_rate_limit;
   const limit = rate?.enabled ? new SlidingWindowLimit(rate.limit, rate.window_seconds * 1000) : null;
   registerKnowledgeRoutes(router, { store, keys, limit });
-  return { store, close: () => store.close() };
+  return {
+    store,
+    reset: () => (store.reset(), limit?.clear()),
+    close: () => store.close(),
+  };
 }
 
 export { KnowledgeStore } from './store.js';

@@ -258,7 +258,7 @@ export class KnowledgeStore {
   readonly owner: Account;
   readonly #accounts = new Map<string, Account>();
   readonly #datasets: DatasetRecord[] = [];
-  readonly #tags: { id: string; name: string }[];
+  readonly #tags: { id: string; name: string }[] = [];
   readonly #fixture: KnowledgeFixture | undefined;
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   #closed = false;
@@ -271,8 +271,19 @@ export class KnowledgeStore {
     this.registry = new ModelRegistry(fixture?.models ?? [], fixture?.default_organization ?? 'langgenius');
     this.owner = fixture?.owner ?? { id: uuid(), name: 'Owner', email: '' };
     for (const a of [this.owner, ...(fixture?.members ?? [])]) this.#accounts.set(a.id, a);
-    this.#tags = (fixture?.tags ?? []).map((t) => ({ ...t }));
-    for (const d of fixture?.datasets ?? []) this.#datasets.push(this.#fromFixture(d));
+    this.#load();
+  }
+
+  /** Back to the fixture's knowledge bases, documents and tags (`/_qa/reset`); pending indexing stops. */
+  reset(): void {
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    this.#load();
+  }
+
+  #load(): void {
+    this.#tags.splice(0, Infinity, ...(this.#fixture?.tags ?? []).map((t) => ({ ...t })));
+    this.#datasets.splice(0, Infinity, ...(this.#fixture?.datasets ?? []).map((d) => this.#fromFixture(d)));
   }
 
   close(): void {

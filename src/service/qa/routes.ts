@@ -9,7 +9,7 @@ import type { Router } from '../router.js';
 import type { QaSettings } from './controls.js';
 
 export interface QaHooks {
-  /** Forgets every run, form, conversation, upload and end user; settings go back to their start values. */
+  /** Forgets every run, form, conversation, upload and end user, puts the knowledge side back to the fixture's; settings go back to their start values. */
   reset(): void;
 }
 
