@@ -62,6 +62,22 @@ describe('POST /files/upload', () => {
     assertError(await upload(form([{ name: 'file', filename: 'big.png', body: new Uint8Array(1.5 * MB) }])), 413, 'file_too_large', /^File size exceeded\. \d+ > 1048576$/);
     assertError(await upload(form([{ name: 'file', filename: 'huge.txt', body: new Uint8Array(2 * MB + 1) }])), 413, 'file_too_large', /> 2097152$/);
     assertError(await upload(form([{ name: 'file', filename: 'tool.exe', body: 'MZ' }])), 400, 'invalid_param', "File extension '.exe' is not allowed for security reasons");
+    // A file part with no Content-Type at all: the real service leaves its MIME type empty and refuses it.
+    const raw = (typed: boolean) =>
+      ['--b0undary', 'Content-Disposition: form-data; name="user"', '', 'wren', '--b0undary', 'Content-Disposition: form-data; name="file"; filename="a.txt"',
+        ...(typed ? ['Content-Type: text/plain'] : []), '', 'hello', '--b0undary--', ''].join('\r\n');
+    const multipart = { 'Content-Type': 'multipart/form-data; boundary=b0undary' };
+    assertError(await upload(raw(false), multipart), 415, 'unsupported_file_type', 'File type not allowed.');
+    assert.equal((await upload(raw(true), multipart)).status, 201);
+    // Headers split across the smallest chunks are still read.
+    const trickle = (text: string) => {
+      const bytes = new TextEncoder().encode(text);
+      let at = 0;
+      return new ReadableStream<Uint8Array>({ pull: (c) => (at < bytes.length ? c.enqueue(bytes.subarray(at, ++at)) : c.close()) });
+    };
+    const slow = (typed: boolean) => fetch(`${h.svc.url}/files/upload`, { method: 'POST', body: trickle(raw(typed)), duplex: 'half', headers: { ...multipart, Authorization: `Bearer ${KEYS.workflow}` } } as RequestInit);
+    assert.equal((await slow(false)).status, 415);
+    assert.equal((await slow(true)).status, 201);
     // The size limit is per kind: a document may be larger than an image.
     const doc = await h.client(KEYS.workflow).uploadFile(new Blob([new Uint8Array(1.5 * MB)]), 'big.txt', 'wren');
     assert.equal(doc.size, 1.5 * MB);

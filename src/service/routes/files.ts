@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
 import { BLOCKED_EXTENSIONS, extensionOf, fileTypeOf, mimeTypeOf } from '../files/file-types.js';
+import { PartHeaderWatcher, type PartHeaders } from '../files/part-headers.js';
 import { json } from '../http.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { optionalUser } from '../params.js';
@@ -33,11 +34,12 @@ export function fileRoutes(router: Router<ServiceContext>): void {
     const app = authenticateApp(request, fixture);
     const limits = app.parameters.system_parameters;
     const ceiling = Math.max(limits.file_size_limit, limits.image_file_size_limit, limits.audio_file_size_limit, limits.video_file_size_limit) * MB;
-    const { files, fields } = await readMultipart(request, ceiling);
+    const { files, fields, headers } = await readMultipart(request, ceiling);
     const user = optionalUser(fields.user);
     if (files.length === 0 && fields.file === undefined) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
     if (files.length + (fields.file === undefined ? 0 : 1) > 1) throw new ApiError(400, 'too_many_files', 'Only one file is allowed.');
     const part = files[0];
+    if (part && !headers.find((h) => h.name === 'file')?.hasContentType) throw new ApiError(415, 'unsupported_file_type', 'File type not allowed.');
     // A `file` part without a filename arrives as a plain field.
     if (!part || !part.filename) throw new ApiError(400, 'filename_not_exists_error', 'The specified filename does not exist.');
     if (INVALID_FILENAME.test(part.filename)) throw badParam('Filename contains invalid characters');
@@ -91,13 +93,15 @@ function sizeLimit(app: FixtureApp, type: string): number {
 }
 
 /** Parses the multipart body with busboy; a part larger than `ceiling` is counted, not kept. */
-async function readMultipart(request: Request, ceiling: number): Promise<{ files: Part[]; fields: Record<string, string> }> {
+async function readMultipart(request: Request, ceiling: number): Promise<{ files: Part[]; fields: Record<string, string>; headers: PartHeaders[] }> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(contentType) || !request.body) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > ceiling + MB) throw new ApiError(413, 'file_too_large', `File size exceeded. ${declared} > ${ceiling}`);
   const files: Part[] = [];
   const fields: Record<string, string> = {};
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const watcher = new PartHeaderWatcher(boundary?.[1] ?? boundary?.[2] ?? '');
   await new Promise<void>((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
@@ -120,7 +124,7 @@ async function readMultipart(request: Request, ceiling: number): Promise<{ files
     parser.on('field', (name, value) => (fields[name] = value));
     parser.on('close', resolve);
     parser.on('error', (error: Error) => reject(badParam(`Invalid multipart body: ${error.message}`)));
-    Readable.fromWeb(request.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(parser);
+    Readable.fromWeb(request.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(watcher).pipe(parser);
   });
-  return { files, fields };
+  return { files, fields, headers: watcher.parts };
 }
