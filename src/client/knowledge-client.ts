@@ -137,7 +137,7 @@ export class KnowledgeClient {
     return this.transport.json('GET', path, { query: rest as Query, signal });
   }
 
-  /** `DELETE /datasets/{dataset_id}/documents/{document_id}/segments/{segment_id}` (answers 204). */
+  /** `DELETE /datasets/{dataset_id}/documents/{document_id}/segments/{segment_id}` (200 per the seed; a real deployment answers 204). */
   async deleteSegment(datasetId: string, documentId: string, segmentId: string, signal?: AbortSignal): Promise<void> {
     await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments/${seg(segmentId)}`, { signal });
   }

@@ -48,9 +48,12 @@ const DISPLAY_STATUSES: readonly string[] = ['queuing', 'indexing', 'paused', 'e
 const MAX_LIMIT = 100;
 
 export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, limit }: KnowledgeRouteDeps): void {
-  /** Wraps a handler with the checks every knowledge route makes. */
-  const route = (method: string, path: string, handler: (call: Call) => Promise<Response> | Response) => {
-    const write = method !== 'GET';
+  /**
+   * Wraps a handler with the checks every knowledge route makes. The subscription's rate limit
+   * counts the writes the real service counts (creating and changing knowledge bases, documents
+   * and chunks); document status actions and reads are free.
+   */
+  const route = (method: string, path: string, handler: (call: Call) => Promise<Response> | Response, { rateLimited = method !== 'GET' } = {}) => {
     router.on(method, path, async (request, params, url) => {
       for (const name of ['dataset_id', 'document_id', 'segment_id']) {
         const value = params[name];
@@ -65,7 +68,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
         requireDatasetAccess(key, datasetId.toLowerCase());
         dataset = store.requireDataset(datasetId.toLowerCase());
       }
-      if (write) limit?.hit();
+      if (rateLimited) limit?.hit();
       return handler({ request, params, url, dataset: dataset! });
     });
   };
@@ -98,12 +101,17 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
   route('PATCH', '/datasets/:dataset_id', async ({ request, dataset }) => {
     const body = parseOrThrow(updateDatasetSchema, await readJsonObject(request), 'DatasetUpdatePayload');
     if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
+    // A model named in the request must exist even where the technique leaves it unused.
+    if (body.embedding_model && body.embedding_model_provider) {
+      store.registry.require('text-embedding', body.embedding_model_provider, body.embedding_model);
+    }
     return json(store.updateDataset(dataset, body));
   });
 
   const createByText = async ({ request, dataset }: Call) => {
     const body = parseOrThrow(createByTextSchema, await readJsonObject(request), 'DocumentTextCreatePayload');
     if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
+    requireEmbeddingProvider(store, dataset);
     return json(store.createDocumentByText(dataset, body));
   };
   route('POST', '/datasets/:dataset_id/document/create-by-text', createByText);
@@ -131,7 +139,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     if (!STATUS_ACTIONS.includes(action)) throw new ApiError(400, 'invalid_action', 'Invalid action.');
     store.updateDocumentStatus(dataset, action as DocumentStatusAction, body.document_ids);
     return json({ result: 'success' });
-  });
+  }, { rateLimited: false });
 
   route('GET', '/datasets/:dataset_id/documents/:batch/indexing-status', ({ params, dataset }) =>
     json({ data: store.indexingStatus(dataset, params.batch ?? '') }),
@@ -139,13 +147,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
 
   route('GET', '/datasets/:dataset_id/documents/:document_id/segments', ({ url, params, dataset }) => {
     const document = store.requireDocument(dataset, params.document_id!.toLowerCase());
-    if (dataset.indexing_technique === 'high_quality') {
-      try {
-        store.checkDatasetModel(dataset);
-      } catch {
-        throw new ApiError(400, 'provider_not_initialize', NO_EMBEDDING_MODEL);
-      }
-    }
+    requireEmbeddingProvider(store, dataset);
     return json(
       store.listSegments(document, {
         page: intParam(url, 'page', 1, 1),
@@ -160,12 +162,22 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     store.checkDatasetModel(dataset);
     const document = store.requireDocument(dataset, params.document_id!.toLowerCase());
     store.deleteSegment(document, params.segment_id!.toLowerCase());
-    return new Response(null, { status: 204 });
+    // The seed says 200 (it wins over the real service's 204); the body is Dify's usual success one.
+    return json({ result: 'success' });
   });
 
   route('GET', '/datasets/:dataset_id/pipeline/datasource-plugins', ({ url, dataset }) =>
     json(store.datasourcePlugins(dataset, boolParam(url, 'is_published', true))),
   );
+}
+
+/** Indexing and chunk listing need the knowledge base's embedding model: 400 `provider_not_initialize` without it. */
+function requireEmbeddingProvider(store: KnowledgeStore, dataset: DatasetRecord): void {
+  try {
+    store.checkDatasetModel(dataset);
+  } catch {
+    throw new ApiError(400, 'provider_not_initialize', NO_EMBEDDING_MODEL);
+  }
 }
 
 /** The seed's retrieval-model rules, then the availability of the models it names. */

@@ -253,6 +253,8 @@ function retrievalModelDict(stored: RetrievalModelInput | null): RetrievalModel 
   };
 }
 
+const duplicateName = () => new ApiError(409, 'dataset_name_duplicate', 'The dataset name already exists. Please modify your dataset name.');
+
 export class KnowledgeStore {
   readonly registry: ModelRegistry;
   readonly owner: Account;
@@ -347,9 +349,7 @@ export class KnowledgeStore {
     embedding_model_provider?: string | null;
     summary_index_setting?: { enable: boolean; model_name?: string | null; model_provider_name?: string | null; summary_prompt?: string | null } | null;
   }): Dataset {
-    if (this.#datasets.some((d) => d.name === input.name)) {
-      throw new ApiError(409, 'dataset_name_duplicate', 'The dataset name already exists. Please modify your dataset name.');
-    }
+    if (this.#datasets.some((d) => d.name === input.name)) throw duplicateName();
     let external: DatasetRecord['external'] = null;
     if (input.provider === 'external') {
       if (!input.external_knowledge_api_id) throw badParam('External knowledge api id is required.');
@@ -428,9 +428,8 @@ export class KnowledgeStore {
     },
   ): Dataset {
     // Validate everything before changing anything.
-    if (input.name != null && this.#datasets.some((d) => d.id !== ds.id && d.name === input.name)) {
-      throw badParam('Dataset name already exists');
-    }
+    // The seed's error table gives renames the same 409 as creation (the real service says 400 here).
+    if (input.name != null && this.#datasets.some((d) => d.id !== ds.id && d.name === input.name)) throw duplicateName();
     const permission = input.permission ?? ds.permission;
     let members: string[] | null = null;
     if (input.partial_member_list != null) {

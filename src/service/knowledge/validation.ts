@@ -152,11 +152,11 @@ export const retrievalModelSchema = z.object({
 export type RetrievalModelInput = z.output<typeof retrievalModelSchema>;
 
 /**
- * The seed's rules beyond field types: reranking mode when reranking is on, a reranking model for
- * `reranking_model` mode, weights for `weighted_score` (hybrid search only, weights adding up to 1),
- * a threshold when thresholds are on, and metadata conditions whose operator fits the field's type
- * and whose value fits the operator. `fields` maps the knowledge base's metadata field names to
- * their types; a field it does not know is checked by operator and value only.
+ * The seed's rules beyond field types: a reranking mode when reranking is on, and metadata
+ * conditions whose operator fits the field's type and whose value fits the operator. What the seed
+ * leaves optional stays optional (`score_threshold`, `reranking_model`, `weights`), as on the real
+ * service. `fields` maps the knowledge base's metadata field names to their types; a field it does
+ * not know is checked by operator and value only.
  */
 export function checkRetrievalModel(
   model: RetrievalModelInput,
@@ -168,28 +168,6 @@ export function checkRetrievalModel(
 
   if (model.reranking_enable && !model.reranking_mode) {
     add(['reranking_mode'], 'reranking_mode is required when reranking_enable is true');
-  }
-  if (model.reranking_enable && model.reranking_mode === 'reranking_model') {
-    const rm = model.reranking_model;
-    if (!rm?.reranking_provider_name || !rm.reranking_model_name) {
-      add(['reranking_model'], 'reranking_model needs reranking_provider_name and reranking_model_name when reranking_mode is reranking_model');
-    }
-  }
-  if (model.reranking_mode === 'weighted_score') {
-    if (model.search_method !== 'hybrid_search') {
-      add(['reranking_mode'], 'weighted_score applies to hybrid_search only');
-    }
-    if (!model.weights?.vector_setting || !model.weights.keyword_setting) {
-      add(['weights'], 'weights with vector_setting and keyword_setting are required when reranking_mode is weighted_score');
-    }
-  }
-  const w = model.weights;
-  if (w?.vector_setting && w.keyword_setting) {
-    const sum = w.vector_setting.vector_weight + w.keyword_setting.keyword_weight;
-    if (Math.abs(sum - 1) > 1e-6) add(['weights'], `vector_weight and keyword_weight must add up to 1 (got ${Number(sum.toFixed(6))})`);
-  }
-  if (model.score_threshold_enabled && (model.score_threshold === null || model.score_threshold === undefined)) {
-    add(['score_threshold'], 'score_threshold is required when score_threshold_enabled is true');
   }
 
   const conditions = model.metadata_filtering_conditions?.conditions ?? [];
