@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'workflow_version_execution_not_allowed'
   | 'method_not_allowed'
   | 'payload_too_large'
+  | 'request_entity_too_large'
   | 'unknown'
   // embedded service, QA endpoint
   | 'form_not_waiting'

@@ -54,7 +54,13 @@ export function substituteVariables(content: string, resolve: (selector: string[
  * The content after submission: each slot replaced by its value (paragraph and select as text,
  * a file as `[file]`, a file list as `[N files]`, nothing for a missing value).
  */
-export function renderWithOutputs(content: string, inputs: readonly FormInput[], values: Record<string, unknown>): string {
+export function renderWithOutputs(
+  content: string,
+  inputs: readonly FormInput[],
+  values: Record<string, unknown>,
+  /** How a paragraph or select value becomes text (the real service uses Python's `str()`). */
+  toText: (value: unknown) => string = stringifyValue,
+): string {
   const types = new Map(inputs.map((i) => [i.output_variable_name, i.type]));
   return content.replace(SLOT_SPLIT, (_whole, name: string) => {
     const value = values[name];
@@ -65,7 +71,7 @@ export function renderWithOutputs(content: string, inputs: readonly FormInput[],
       case 'file-list':
         return `[${Array.isArray(value) ? value.length : 0} files]`;
       default:
-        return stringifyValue(value);
+        return toText(value);
     }
   });
 }

@@ -35,8 +35,9 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   return parsed as Record<string, unknown>;
 }
 
+/** werkzeug's own 413 (`RequestEntityTooLarge`), as the real service renders HTTP errors. */
 function payloadTooLarge(): ApiError {
-  return new ApiError(413, 'payload_too_large', `Request body exceeds the ${MAX_JSON_BODY_BYTES} byte limit.`);
+  return new ApiError(413, 'request_entity_too_large', 'The data value transmitted exceeds the capacity limit.');
 }
 
 async function readTextLimited(request: Request, limit: number): Promise<string> {
@@ -57,8 +58,12 @@ async function readTextLimited(request: Request, limit: number): Promise<string>
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
-/** `user` as the real service reads it: required, a non-empty string. */
+/**
+ * `user` as the real service reads it: `if not user: refuse`, then `str(user)`. So `"  "` and
+ * `42` are users, while `""`, `0`, `false` and a missing value are not.
+ */
 export function requireUser(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw badParam('Arg user must be provided.');
-  return value;
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number' && value !== 0 && Number.isFinite(value)) return String(value);
+  throw badParam('Arg user must be provided.');
 }

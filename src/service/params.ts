@@ -22,14 +22,27 @@ export function requireMode(app: FixtureApp, modes: readonly AppMode[], code: 'n
 /** `user` where a route makes it optional: the shared `DEFAULT-USER` when omitted. */
 export function optionalUser(value: unknown): string {
   if (value === undefined || value === null || value === '') return DEFAULT_USER;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') throw badParam('Arg user must be provided.');
   return value;
 }
 
-/** A pydantic `ValidationError` as the real service renders it: 400 `invalid_param`. */
+/** A pydantic `ValidationError` as the real service renders it: 400 `invalid_param`. A model-level issue (`loc` '') has no location line. */
 export function validationError(model: string, issues: { loc: string; msg: string }[]): ApiError {
   const head = `${issues.length} validation error${issues.length > 1 ? 's' : ''} for ${model}`;
-  return badParam([head, ...issues.flatMap((i) => [i.loc, `  ${i.msg}`])].join('\n'));
+  return badParam([head, ...issues.flatMap((i) => (i.loc ? [i.loc, `  ${i.msg}`] : [`  ${i.msg}`]))].join('\n'));
+}
+
+const LAX_TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const LAX_FALSE = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+/** A boolean as pydantic's lax mode reads one (`true`, `1`, `"yes"`, `"off"`…); undefined when it is none. */
+export function laxBoolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().toLowerCase();
+  return LAX_TRUE.has(text) ? true : LAX_FALSE.has(text) ? false : undefined;
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -50,10 +63,10 @@ export class QueryReader {
     readonly params: URLSearchParams,
   ) {}
 
-  /** An integer in `[min, max]`, `fallback` when absent. */
+  /** An integer in `[min, max]`, `fallback` when absent (an empty value is present, and no integer). */
   int(name: string, fallback: number, min: number, max: number): number {
     const raw = this.params.get(name);
-    if (raw === null || raw === '') return fallback;
+    if (raw === null) return fallback;
     if (!/^-?\d+$/.test(raw.trim())) {
       this.#issues.push({ loc: name, msg: 'Input should be a valid integer, unable to parse string as an integer' });
       return fallback;

@@ -83,6 +83,8 @@ describe('authentication', () => {
     for (const [method, path] of routes) {
       assertError(await h.raw(method, path, { key: null }), 401, 'unauthorized', "Authorization header must be provided and start with 'Bearer'");
       assertError(await h.raw(method, path, { key: 'app-nope' }), 401, 'unauthorized', 'Access token is invalid');
+      // Everything after the scheme is the key, as in the real service: a valid key with a suffix is not valid.
+      assertError(await h.raw(method, path, { key: `${KEYS.chatbot} extra` }), 401, 'unauthorized', 'Access token is invalid');
       const basic = await h.raw(method, path, { key: null, headers: { Authorization: 'Basic abc' } });
       assertError(basic, 401, 'unauthorized', "Authorization scheme must be 'Bearer'");
       assert.equal(basic.headers.get('www-authenticate'), 'Bearer realm="api"');
@@ -151,6 +153,6 @@ describe('pinned workflow versions', () => {
     assert.equal(body.data.workflow_id, id);
     assert.equal(body.data.status, 'paused');
     await assert.rejects(wf.runWorkflow({ inputs: {}, user: 'pinned' }, undefined, '8c9a2f0e-0000-4000-8000-000000000000'), { code: 'not_found', message: 'Workflow not found', status: 404 });
-    await assert.rejects(wf.runWorkflow({ inputs: {}, user: 'pinned' }, undefined, 'draft'), { code: 'invalid_param', message: 'Invalid workflow_id format', status: 400 });
+    await assert.rejects(wf.runWorkflow({ inputs: {}, user: 'pinned' }, undefined, 'draft'), { code: 'bad_request', message: 'Invalid workflow_id format', status: 400 });
   });
 });

@@ -59,6 +59,8 @@ describe('chat messages', () => {
     await rejects(ask(bot, 'sam', 'x', '8c9a2f0e-0000-4000-8000-000000000000'), 404, 'not_found', 'Conversation Not Exists.');
     assertError(await h.raw('POST', '/chat-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'sam', query: 'q', conversation_id: 'nope' } }), 400, 'invalid_param', /conversation_id\n {2}Input should be a valid UUID/);
     assertError(await h.raw('POST', '/chat-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'sam' } }), 400, 'invalid_param', /query\n {2}Field required/);
+    // `inputs` is required on every message, not only on the first of a conversation.
+    assertError(await h.raw('POST', '/chat-messages', { key: KEYS.chatbot, json: { user: 'sam', query: 'q', conversation_id: mine.conversation_id } }), 400, 'invalid_param', /inputs\n {2}Field required/);
     assertError(await h.raw('POST', '/chat-messages', { key: KEYS.chatbot, json: { inputs: {}, query: 'q' } }), 400, 'invalid_param', 'Arg user must be provided.');
     assertError(await h.raw('POST', '/chat-messages', { key: KEYS.chatbot, json: { inputs: {}, query: 'q', user: 'sam', response_mode: 'fast' } }), 400, 'invalid_param', /response_mode/);
   });
@@ -81,7 +83,7 @@ describe('chat messages', () => {
       assert.equal(data[0]!.agent_thoughts.length, thoughts.length);
     }
     await rejects(h.client(KEYS.agent).sendChatMessage({ query: 'q', inputs: {}, user: 'sam' }), 400, 'bad_request', 'Agent App only supports streaming response mode.');
-    await rejects(h.client(KEYS.legacyAgent).sendChatMessage({ query: 'q', inputs: {}, user: 'sam' }), 400, 'invalid_param', 'Agent Chat App does not support blocking mode');
+    await rejects(h.client(KEYS.legacyAgent).sendChatMessage({ query: 'q', inputs: {}, user: 'sam' }), 400, 'bad_request', 'Agent App only supports streaming response mode.');
   });
 
   test('a Text Generator completes from its inputs, streaming without a conversation', async () => {

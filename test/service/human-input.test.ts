@@ -125,7 +125,8 @@ describe('the form with every input type', () => {
       [bad('cover', 'cover.png'), 'approve', "Invalid value for file input 'cover': expected mapping"],
       [bad('cover', { transfer_method: 'local_file', upload_file_id: '42' }), 'approve', "Invalid value for file input 'cover': Invalid upload file id format"],
       [bad('cover', { transfer_method: 'local_file', upload_file_id: strangers.id }), 'approve', "Invalid value for file input 'cover': Invalid upload file"],
-      [bad('cover', { transfer_method: 'ftp', url: 'x' }), 'approve', "Invalid value for file input 'cover': Invalid transfer method: ftp"],
+      [bad('cover', { transfer_method: 'ftp', url: 'x' }), 'approve', "Invalid value for file input 'cover': unsupported transfer method"],
+      [bad('cover', {}), 'approve', "Invalid value for file input 'cover': unsupported transfer method"],
       [bad('cover', { transfer_method: 'remote_url', url: 'not a url' }), 'approve', "Invalid value for file input 'cover': Invalid file url"],
       [bad('cover', { transfer_method: 'remote_url', url: `${filesUrl}/missing.png` }), 'approve', `Invalid value for file input 'cover': Failed to fetch remote file ${filesUrl}/missing.png: HTTP 404`],
       [bad('cover', { transfer_method: 'remote_url', url: `${closedUrl}/cover.png` }), 'approve', `Invalid value for file input 'cover': Failed to fetch remote file ${closedUrl}/cover.png: ECONNREFUSED`],
@@ -321,8 +322,28 @@ describe('following and stopping runs', () => {
     await wf.stopWorkflow(first.task_id!, 'pia');
     const rest = await drain(stream);
     assert.equal(rest.at(-1)!.event, 'workflow_finished');
-    assert.equal((rest.at(-1) as RunEventOf<'workflow_finished'>).data.status, 'stopped');
+    const finished = (rest.at(-1) as RunEventOf<'workflow_finished'>).data;
+    assert.equal(finished.status, 'stopped');
     assert.ok(!outline(rest).includes('human_input_required'));
+    // The run's detail tells the same story as its last event, and its clock has stopped.
+    const detail = await wf.getWorkflowRun(first.workflow_run_id!);
+    assert.equal(detail.total_tokens, finished.total_tokens);
+    await new Promise((r) => setTimeout(r, 60));
+    assert.equal((await wf.getWorkflowRun(first.workflow_run_id!)).elapsed_time, detail.elapsed_time);
+  });
+
+  test('an LLM node reports its token use in execution_metadata; the run adds it up', async () => {
+    const events = await drain(wf.streamWorkflow({ inputs: { scenario: 'full', topic: 'tokens' }, user: 'tess' }));
+    const done = live(events).filter((e): e is RunEventOf<'node_finished'> => e.event === 'node_finished');
+    const llm = done.filter((e) => e.data.node_type === 'llm');
+    assert.ok(llm.length > 0);
+    for (const e of llm) {
+      assert.deepEqual(Object.keys(e.data.execution_metadata ?? {}), ['total_tokens', 'total_price', 'currency']);
+      assert.ok(e.data.execution_metadata!.total_tokens! > 0);
+    }
+    for (const e of done.filter((x) => x.data.node_type !== 'llm')) assert.equal(e.data.execution_metadata, null, e.data.node_id);
+    const sum = llm.reduce((n, e) => n + e.data.execution_metadata!.total_tokens!, 0);
+    assert.equal(find(events, 'workflow_paused').data.total_tokens, sum);
   });
 
   test('a run goes on with no client; another user cannot follow it', async () => {

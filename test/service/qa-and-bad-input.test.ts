@@ -130,23 +130,30 @@ describe('bad input', () => {
   test('oversize bodies get 413 before they are read', async () => {
     const big = JSON.stringify({ user: 'u', inputs: {}, query: 'x'.repeat(1024 * 1024 + 10) });
     for (const [method, path, key] of jsonRoutes.slice(0, 3)) {
-      assertError(await h.raw(method, path, { key, body: big, headers: { 'Content-Type': 'application/json' } }), 413, 'payload_too_large', 'Request body exceeds the 1048576 byte limit.');
+      assertError(await h.raw(method, path, { key, body: big, headers: { 'Content-Type': 'application/json' } }), 413, 'request_entity_too_large', 'The data value transmitted exceeds the capacity limit.');
     }
   });
 
   test('wrong types get 400 with a clear message, never 500', async () => {
     const cases: [string, string, string, unknown, RegExp][] = [
       ['POST', '/workflows/run', KEYS.workflow, { inputs: 'x', user: 'u' }, /inputs is required/],
-      ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: 42 }, /Arg user must be provided/],
+      ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: 0 }, /Arg user must be provided/],
+      ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: false }, /Arg user must be provided/],
       ['POST', '/workflows/run', KEYS.workflow, { inputs: { scenario: 7 }, user: 'u' }, /scenario in input form must be a string/],
       ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: 'u', response_mode: 'sometimes' }, /response_mode/],
       ['POST', '/chat-messages', KEYS.chatbot, { inputs: {}, user: 'u', query: ['q'] }, /query\n {2}Input should be a valid string/],
       ['POST', '/chat-messages', KEYS.chatbot, { inputs: [], user: 'u', query: 'q' }, /inputs is required/],
-      ['POST', '/conversations/8c9a2f0e-0000-4000-8000-000000000000/name', KEYS.chatbot, { auto_generate: 'yes' }, /auto_generate\n {2}Input should be a valid boolean/],
+      ['POST', '/conversations/8c9a2f0e-0000-4000-8000-000000000000/name', KEYS.chatbot, { auto_generate: 'maybe' }, /auto_generate\n {2}Input should be a valid boolean/],
+      ['POST', '/chat-messages', KEYS.chatbot, { inputs: {}, user: 'u', query: 'q', auto_generate_name: 'sure' }, /auto_generate_name\n {2}Input should be a valid boolean/],
       ['POST', '/text-to-audio', KEYS.chatbot, { message_id: 5 }, /message_id\n {2}Input should be a valid string/],
       ['POST', '/form/human_input/abc', KEYS.workflow, { inputs: [], action: 'a', user: 'u' }, /inputs\n {2}Input should be a valid dictionary/],
     ];
     for (const [method, path, key, json, message] of cases) assertError(await h.raw(method, path, { key, json }), 400, 'invalid_param', message);
+    // An empty query value is present and not an integer (pydantic), not the default.
+    assertError(await h.raw('GET', '/conversations?user=u&limit=', { key: KEYS.chatbot }), 400, 'invalid_param', /limit\n {2}Input should be a valid integer/);
+    // The real service takes `str(user)` of any truthy value, and lax booleans.
+    assert.equal((await h.raw('POST', '/workflows/run', { json: { inputs: {}, user: 42 } })).status, 200);
+    assert.equal((await h.raw('POST', '/chat-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'u', query: 'q', auto_generate_name: 'no' } })).status, 200);
   });
 
   test('garbage never crashes a route', async () => {

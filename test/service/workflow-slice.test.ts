@@ -284,6 +284,17 @@ describe('submitting the form', () => {
     );
   });
 
+  test('a paragraph answer that is not text is written into rendered_content as Python str() would', async () => {
+    const user = 'pat';
+    const run = await startPaused(user);
+    const stream = await openEvents(run.runId, user);
+    const comments = { note: "it's fine", steps: [1.5, 2, null, true] };
+    await client.submitForm(run.token, { inputs: { comments: comments as never }, action: 'approve', user });
+    const filled = find(await drain(stream), 'human_input_form_filled');
+    assert.equal(filled.data.rendered_content, run.request.form_content.replace('{{#$output.comments#}}', `{'note': "it's fine", 'steps': [1.5, 2, None, True]}`));
+    assert.deepEqual(filled.data.submitted_data, { comments });
+  });
+
   test('approve: the resumed run is followed to workflow_finished, then the form is closed', async () => {
     const user = 'carol';
     const run = await startPaused(user);

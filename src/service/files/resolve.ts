@@ -58,7 +58,8 @@ export function createFileResolver(appId: string, uploads: UploadStore, remote: 
         break;
       }
       default:
-        throw new FileRejection(`Invalid transfer method: ${String(mapping.transfer_method)}`);
+        // Only local files and URLs reach a form (§2.4); any other method, or none, is refused alike.
+        throw new FileRejection('unsupported transfer method');
     }
     if (declared !== undefined && declared !== 'custom' && declared !== file.type) {
       throw new FileRejection('Detected file type does not match the specified type. Please verify the file.');

@@ -1,6 +1,7 @@
 /**
  * Knowledge-key authentication, key scopes, and the subscription's knowledge request rate limit.
  */
+import { bearerToken } from '../auth.js';
 import { ApiError, unauthorized } from '../errors.js';
 
 export interface KnowledgeKey {
@@ -25,13 +26,7 @@ export class KeyRing {
 
   /** Reads the bearer key with the real service's 401 messages (app keys are not knowledge keys). */
   authenticate(request: Request): KnowledgeKey {
-    const header = request.headers.get('authorization');
-    if (header === null || !header.includes(' ')) {
-      throw unauthorized("Authorization header must be provided and start with 'Bearer'");
-    }
-    const [scheme = '', token = ''] = header.trim().split(/\s+/, 2);
-    if (scheme.toLowerCase() !== 'bearer') throw unauthorized("Authorization scheme must be 'Bearer'");
-    const key = this.#keys.get(token);
+    const key = this.#keys.get(bearerToken(request));
     if (!key) throw unauthorized('Access token is invalid');
     return key;
   }

@@ -7,10 +7,10 @@ import type { ErrorCode, RunEvent, RunEventName } from '../../protocol/index.js'
 import { authenticateApp } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
-import { ApiError, badParam } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
 import { json, readJsonObject, requireUser } from '../http.js';
-import { CHAT_MODES, requireMode, UUID_PATTERN, validationError } from '../params.js';
+import { CHAT_MODES, laxBoolean, requireMode, UUID_PATTERN, validationError } from '../params.js';
 import type { Router } from '../router.js';
 import { checkRunInputs } from '../run-inputs.js';
 import { elapsedSeconds, type Run } from '../runs/run.js';
@@ -33,8 +33,7 @@ export function chatRoutes(router: Router<ServiceContext>): void {
       throw validationError('ChatRequestPayload', [{ loc: 'query', msg: query === undefined ? 'Field required' : 'Input should be a valid string' }]);
     }
     const streaming = responseMode(body.response_mode);
-    if (!streaming && app.mode === 'agent') throw new ApiError(400, 'bad_request', 'Agent App only supports streaming response mode.');
-    if (!streaming && app.mode === 'agent-chat') throw badParam('Agent Chat App does not support blocking mode');
+    if (!streaming && (app.mode === 'agent' || app.mode === 'agent-chat')) throw new ApiError(400, 'bad_request', 'Agent App only supports streaming response mode.');
     if (app.mode === 'advanced-chat' && typeof body.workflow_id === 'string') checkPinnedWorkflow(app, body.workflow_id);
     const conversation = openConversation(context, app, user, body, query);
     const message = context.conversations.addMessage(conversation, { query, inputs: conversation.inputs });
@@ -82,18 +81,20 @@ function responseMode(value: unknown): boolean {
 
 /** The conversation a message goes to: the one named (the user's own), or a new one. */
 function openConversation(context: ServiceContext, app: FixtureApp, user: string, body: Record<string, unknown>, query: string): ConversationRecord {
+  // Required on every message, even into an existing conversation (whose inputs it then ignores).
+  if (body.inputs === undefined) throw validationError('ChatRequestPayload', [{ loc: 'inputs', msg: 'Field required' }]);
   const id = body.conversation_id;
   if (id !== undefined && id !== null && id !== '') {
     if (typeof id !== 'string' || !UUID_PATTERN.test(id)) {
       throw validationError('ChatRequestPayload', [{ loc: 'conversation_id', msg: 'Input should be a valid UUID' }]);
     }
     const conversation = context.conversations.get(app.id, user, id);
-    if (body.inputs !== undefined) checkRunInputs(app, body.inputs);
+    checkRunInputs(app, body.inputs);
     return conversation;
   }
-  if (body.inputs === undefined) throw validationError('ChatRequestPayload', [{ loc: 'inputs', msg: 'Field required' }]);
   const inputs = checkRunInputs(app, body.inputs);
-  const autoName = body.auto_generate_name === undefined ? true : body.auto_generate_name === true;
+  const autoName = body.auto_generate_name === undefined ? true : laxBoolean(body.auto_generate_name);
+  if (autoName === undefined) throw validationError('ChatRequestPayload', [{ loc: 'auto_generate_name', msg: 'Input should be a valid boolean, unable to interpret input' }]);
   return context.conversations.create(app, user, inputs, query, autoName);
 }
 

@@ -6,7 +6,7 @@ import type { ConversationSort } from '../../protocol/index.js';
 import { authenticateApp } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import { json, readJsonObject } from '../http.js';
-import { CHAT_MODES, optionalUser, QueryReader, requireMode, uuidParams, validationError, VARIABLE_MODES } from '../params.js';
+import { CHAT_MODES, laxBoolean, optionalUser, QueryReader, requireMode, uuidParams, validationError, VARIABLE_MODES } from '../params.js';
 import type { Router } from '../router.js';
 
 const SORTS: readonly ConversationSort[] = ['created_at', '-created_at', 'updated_at', '-updated_at'];
@@ -41,8 +41,9 @@ export function conversationRoutes(router: Router<ServiceContext>): void {
     const body = await readOptionalJson(request);
     const user = optionalUser(body.user);
     requireMode(app, CHAT_MODES);
-    const { name, auto_generate: autoGenerate = false } = body;
-    if (typeof autoGenerate !== 'boolean') throw validationError('ConversationRenamePayload', [{ loc: 'auto_generate', msg: 'Input should be a valid boolean' }]);
+    const { name } = body;
+    const autoGenerate = body.auto_generate === undefined ? false : laxBoolean(body.auto_generate);
+    if (autoGenerate === undefined) throw validationError('ConversationRenamePayload', [{ loc: 'auto_generate', msg: 'Input should be a valid boolean, unable to interpret input' }]);
     if (name !== undefined && name !== null && typeof name !== 'string') throw validationError('ConversationRenamePayload', [{ loc: 'name', msg: 'Input should be a valid string' }]);
     if (!autoGenerate && (typeof name !== 'string' || !name.trim())) {
       throw validationError('ConversationRenamePayload', [{ loc: '', msg: 'Value error, name is required when auto_generate is false' }]);

@@ -2,7 +2,7 @@
 import { TERMINAL_WORKFLOW_EVENTS, type RunEvent, type RunEventName, type WorkflowRunDetail } from '../../protocol/index.js';
 import { authenticateApp } from '../auth.js';
 import type { ServiceContext } from '../context.js';
-import { badParam, notFound } from '../errors.js';
+import { ApiError, badParam, notFound } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
 import { json, readJsonObject, requireUser } from '../http.js';
 import { requireMode, UUID_PATTERN, WORKFLOW_MODES } from '../params.js';
@@ -83,7 +83,7 @@ async function startRun(request: Request, params: Params, context: ServiceContex
 /** `POST /workflows/{workflow_id}/run` runs only the app's own (published) workflow. */
 export function checkPinnedWorkflow(app: FixtureApp, workflowId: string | undefined): void {
   if (workflowId === undefined) return;
-  if (!UUID_PATTERN.test(workflowId)) throw badParam('Invalid workflow_id format');
+  if (!UUID_PATTERN.test(workflowId)) throw new ApiError(400, 'bad_request', 'Invalid workflow_id format');
   if (workflowId !== app.workflow?.id) throw notFound('Workflow not found');
 }
 

@@ -16,6 +16,7 @@ import type {
   WorkflowPausedData,
 } from '../../protocol/index.js';
 import { renderWithOutputs, stringifyValue, substituteVariables } from '../../protocol/index.js';
+import { pythonStr } from '../python-str.js';
 import type { FixtureApp, FixtureEdge, HumanInputNode, WorkflowNode } from '../fixture.js';
 import { FormStore, type HumanInputForm } from '../forms.js';
 import { formToken, nowSeconds, uuid } from '../ids.js';
@@ -83,7 +84,7 @@ export class WorkflowEngine {
     form.status = 'submitted';
     clearTimeout(form.timer);
     const { run, node } = form;
-    const rendered = renderWithOutputs(form.request.form_content, form.request.inputs, values);
+    const rendered = renderWithOutputs(form.request.form_content, form.request.inputs, values, pythonStr);
     const filled = {
       node_id: node.id,
       node_title: node.title,
@@ -251,8 +252,11 @@ export class WorkflowEngine {
           if (!run.chat) {
             await this.#stream(run, text, node, (chunk) => ({ event: 'text_chunk', data: { text: chunk, from_variable_selector: [node.id, 'text'] } }));
           }
-          run.totalTokens += tokensOf(text);
-          await this.#finishNode(run, started, { text });
+          // A stop mid-answer ends the run where it is: the unfinished node adds no tokens.
+          if (isOver(run)) return;
+          const tokens = tokensOf(text);
+          run.totalTokens += tokens;
+          await this.#finishNode(run, started, { text }, { total_tokens: tokens, total_price: '0', currency: 'USD' });
           break;
         }
         case 'answer': {
@@ -363,11 +367,12 @@ export class WorkflowEngine {
     return data;
   }
 
-  async #finishNode(run: Run, started: NodeStartedData, outputs: Record<string, unknown>): Promise<void> {
+  async #finishNode(run: Run, started: NodeStartedData, outputs: Record<string, unknown>, metadata: NodeFinishedData['execution_metadata'] = null): Promise<void> {
     run.pool.set(started.node_id, outputs);
     const data: NodeFinishedData = {
       ...finishedShell(started),
       outputs,
+      execution_metadata: metadata,
       status: 'succeeded',
       elapsed_time: Math.max(0, nowSeconds() - started.created_at),
       finished_at: nowSeconds(),
@@ -382,6 +387,7 @@ export class WorkflowEngine {
     run.status = status;
     run.outputs = outputs;
     run.error = status === 'stopped' ? STOPPED_ERROR : error;
+    run.finishedMs = Date.now();
     run.finishedAt = nowSeconds();
     const data: WorkflowFinishedData = {
       id: run.id,

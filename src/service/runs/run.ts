@@ -30,6 +30,8 @@ export interface Run {
   readonly chat: ChatTarget | null;
   status: WorkflowStatus;
   finishedAt: number | null;
+  /** When the run ended, so its elapsed time stops growing. */
+  finishedMs: number | null;
   outputs: Record<string, unknown> | null;
   error: string | null;
   totalSteps: number;
@@ -53,6 +55,7 @@ export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' |
     startedMs: now,
     status: 'running',
     finishedAt: null,
+    finishedMs: null,
     outputs: null,
     error: null,
     totalSteps: 0,
@@ -68,7 +71,7 @@ export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' |
 
 /** Seconds since the run started, as the real service reports `elapsed_time`. */
 export function elapsedSeconds(run: Run): number {
-  return Math.round((Date.now() - run.startedMs) / 10) / 100;
+  return Math.round(((run.finishedMs ?? Date.now()) - run.startedMs) / 10) / 100;
 }
 
 /** True once the run can no longer change. */
