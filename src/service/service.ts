@@ -55,13 +55,14 @@ export function createService(options: ServiceOptions): EmbeddedService {
   const initialQa = new QaControls(options.qa).settings;
   const qa = new QaControls(initialQa);
   const latencyMs = () => qa.settings.latencyMs;
+  const endUsers = new EndUsers();
   const context: ServiceContext = {
     fixture: options.fixture,
-    engine: new WorkflowEngine({ latencyMs }),
+    engine: new WorkflowEngine({ latencyMs, endUserId: (appId, user) => endUsers.idOf(appId, user) }),
     replies: new ReplyTasks({ latencyMs }),
     conversations: new ConversationStore(),
     uploads: new UploadStore(),
-    endUsers: new EndUsers(),
+    endUsers,
     qa,
     speech: new SpeechSynthesizer(),
     pingIntervalMs: options.pingIntervalMs ?? 10_000,

@@ -349,6 +349,9 @@ describe('submitting the form', () => {
     assert.equal(finished.data.status, 'succeeded');
     assert.equal(finished.data.error, null);
     assert.deepEqual(finished.data.outputs, { result: 'published', notes: DRAFT('2.4.0'), comments: 'Ship it on Monday.' });
+    // created_by names the end-user record (the same id an upload by this user carries) and the user string.
+    const upload = await client.uploadFile(new Blob(['x']), 'a.txt', user);
+    assert.deepEqual(finished.data.created_by, { id: upload.created_by, user });
 
     // One-shot: a second submit, and the definition, answer 412.
     const submitted = `This form has already been submitted by another user, form_id=${run.request.form_id}`;
@@ -410,6 +413,7 @@ describe('blocking mode', () => {
     assert.equal(body.data.id, body.workflow_run_id);
     assert.equal(body.data.status, 'paused');
     assert.equal(body.data.finished_at, null);
+    assert.deepEqual(body.data.outputs, {}, 'as in the workflow_paused event');
     assert.ok('paused_nodes' in body.data);
     assert.deepEqual(body.data.paused_nodes, ['review']);
     assert.equal(body.data.reasons.length, 1);

@@ -131,7 +131,8 @@ function blockingBody(run: Run, last: RunEvent): unknown {
     return {
       task_id: run.taskId,
       workflow_run_id: run.id,
-      data: { ...data, status: 'paused', finished_at: null, paused_nodes: last.data.paused_nodes, reasons: last.data.reasons },
+      // The same outputs the run's workflow_paused event carries.
+      data: { ...data, status: 'paused', outputs: last.data.outputs, finished_at: null, paused_nodes: last.data.paused_nodes, reasons: last.data.reasons },
     };
   }
   return { task_id: run.taskId, workflow_run_id: run.id, data };

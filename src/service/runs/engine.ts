@@ -34,6 +34,8 @@ const STOPPED_ERROR = 'Workflow execution stopped by user.';
 export interface EngineOptions {
   /** Extra delay before each event, for QA latency scenarios. */
   latencyMs?: () => number;
+  /** The end-user record id of an app's `user`, which `created_by` carries (else the `user` itself). */
+  endUserId?: (appId: string, user: string) => string;
 }
 
 export class WorkflowEngine {
@@ -398,7 +400,7 @@ export class WorkflowEngine {
       elapsed_time: elapsedSeconds(run),
       total_tokens: run.totalTokens,
       total_steps: run.totalSteps,
-      created_by: { id: run.user, user: run.user },
+      created_by: { id: this.#options.endUserId?.(run.app.id, run.user) ?? run.user, user: run.user },
       created_at: run.createdAt,
       finished_at: run.finishedAt,
       exceptions_count: 0,
