@@ -1,4 +1,5 @@
 /** Application-side resources: conversations, variables, messages, feedback, audio, settings. */
+import type { TransferMethod } from './files.js';
 import type { HumanInputRequest } from './human-input.js';
 import type { RetrieverResource } from './events.js';
 
@@ -89,9 +90,14 @@ export interface FeedbackRequest {
 
 export interface MessageFile {
   id: string;
+  filename: string;
   type: string;
   url: string;
+  mime_type: string;
+  size: number;
+  transfer_method: TransferMethod;
   belongs_to: 'user' | 'assistant';
+  upload_file_id: string | null;
 }
 
 export interface HumanInputExtraContent {

@@ -93,7 +93,7 @@ export interface SubmittedFile {
 }
 
 /** Builds a file from a submitted mapping; throws `FileRejection` with the reason. */
-export type FileResolver = (reference: Record<string, unknown>, input: FormInput, user: string) => Promise<SubmittedFile>;
+export type FileResolver = (reference: Record<string, unknown>, user: string) => Promise<SubmittedFile>;
 
 const invalidForm = (message: string) => new ApiError(400, 'invalid_form_data', message);
 
@@ -116,7 +116,7 @@ export async function validateSubmission(
   for (const input of form.request.inputs) {
     const name = input.output_variable_name;
     if (!(name in provided)) continue;
-    values[name] = await normaliseValue(input, provided[name], (ref) => resolveFile(ref, input, user));
+    values[name] = await normaliseValue(input, provided[name], (ref) => resolveFile(ref, user));
   }
 
   const chosen = form.request.actions.find((a) => a.id === action);

@@ -132,3 +132,48 @@ describe('Chatflow scenarios', () => {
     assert.equal(find(rest, 'workflow_finished').data.status, 'stopped');
   });
 });
+
+describe('files sent with a message or a run', () => {
+  const user = 'fenna';
+  const png = () => new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], { type: 'image/png' });
+
+  test('a Chatflow message keeps its files as the user’s message_files', async () => {
+    const upload = await cf.uploadFile(png(), 'photo.png', user);
+    const events = await drain(cf.streamChatMessage({ query: 'See attached', inputs: {}, user, files: [{ type: 'image', transfer_method: 'local_file', upload_file_id: upload.id }] }));
+    const conversation = find(events, 'workflow_started').conversation_id!;
+    const [message] = (await cf.listMessages({ conversation_id: conversation, user })).data;
+    assert.equal(message!.message_files.length, 1);
+    const file = message!.message_files[0]!;
+    assert.deepEqual({ ...file, id: '', url: '' }, {
+      id: '', filename: 'photo.png', type: 'image', url: '', mime_type: 'image/png', size: 8, transfer_method: 'local_file', belongs_to: 'user', upload_file_id: upload.id,
+    });
+    assert.equal((await fetch(file.url)).status, 200, 'the url is the upload’s signed preview');
+  });
+
+  test('refused files leave nothing behind; apps without file upload ignore them', async () => {
+    const theirs = await cf.uploadFile(png(), 'theirs.png', 'someone-else');
+    const audio = await cf.uploadFile(new Blob(['ID3'], { type: 'audio/mpeg' }), 'voice.mp3', user);
+    const mine = await cf.uploadFile(png(), 'mine.png', user);
+    const local = (id: string) => ({ type: 'image' as const, transfer_method: 'local_file' as const, upload_file_id: id });
+    const send = (files: unknown) => cf.sendChatMessage({ query: 'x', inputs: {}, user, files: files as never });
+    const before = (await cf.listConversations({ user, limit: 100 })).data.length;
+    await rejects(send([local(theirs.id)]), 400, 'invalid_param', 'Invalid upload file');
+    await rejects(send([{ type: 'audio', transfer_method: 'local_file', upload_file_id: audio.id }]), 400, 'invalid_param', 'File validation failed for file: voice.mp3');
+    await rejects(send([local(mine.id), local(mine.id), local(mine.id), local(mine.id)]), 400, 'invalid_param', 'Number of files exceeds the maximum limit 3');
+    await rejects(send('nope'), 400, 'invalid_param', /files\n {2}Input should be a valid list/);
+    assert.equal((await cf.listConversations({ user, limit: 100 })).data.length, before, 'no conversation was started');
+
+    const bot = h.client(KEYS.chatbot);
+    const answer = await bot.sendChatMessage({ query: 'x', inputs: {}, user, files: [local(mine.id)] });
+    const [message] = (await bot.listMessages({ conversation_id: answer.conversation_id, user })).data;
+    assert.deepEqual(message!.message_files, []);
+  });
+
+  test('a workflow run checks its files the same way', async () => {
+    const wf = h.client(KEYS.workflow);
+    const mine = await wf.uploadFile(png(), 'mine.png', user);
+    await rejects(wf.runWorkflow({ inputs: {}, user, files: [{ type: 'image', transfer_method: 'local_file', upload_file_id: '8c9a2f0e-0000-4000-8000-000000000000' }] }), 400, 'invalid_param', 'Invalid upload file');
+    const body = await wf.runWorkflow({ inputs: {}, user, files: [{ type: 'image', transfer_method: 'local_file', upload_file_id: mine.id }] });
+    assert.equal(body.data.status, 'paused');
+  });
+});

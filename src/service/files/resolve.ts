@@ -8,12 +8,18 @@ import { FileRejection, type FileResolver, type SubmittedFile } from '../forms.j
 import { extensionOf, fileTypeOf } from './file-types.js';
 import { probeRemoteFile, RemoteFetchError, type RemoteFetchOptions } from './remote.js';
 import type { UploadStore } from './uploads.js';
+import type { QaControls } from '../qa/controls.js';
+
+/** The resolver of an app's file mappings under the service's current QA settings (remote fetch timeout, failures). */
+export function appFileResolver({ uploads, qa }: { uploads: UploadStore; qa: QaControls }, appId: string): FileResolver {
+  return createFileResolver(appId, uploads, { timeoutMs: qa.settings.remoteFetchTimeoutMs, failAll: () => qa.settings.failRemoteFetch });
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_TYPES: readonly string[] = ['image', 'document', 'audio', 'video', 'custom'];
 
 export function createFileResolver(appId: string, uploads: UploadStore, remote: RemoteFetchOptions): FileResolver {
-  return async (mapping, _input, user) => {
+  return async (mapping, user) => {
     const declared = mapping.type;
     if (declared !== undefined && (typeof declared !== 'string' || !FILE_TYPES.includes(declared))) {
       throw new FileRejection(`Invalid file type: ${String(declared)}`);

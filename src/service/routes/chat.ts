@@ -18,12 +18,15 @@ import type { ReplyTask } from '../runs/reply.js';
 import { usage } from '../runs/usage.js';
 import { liveStream, untilTerminal } from './streams.js';
 import { checkPinnedWorkflow } from './workflows.js';
+import { appFileResolver } from '../files/resolve.js';
+import { resolveRunFiles, userMessageFile } from '../files/run-files.js';
+import type { SubmittedFile } from '../forms.js';
 
 const CHATFLOW_TERMINAL: readonly RunEventName[] = ['workflow_finished', 'workflow_paused', 'error'];
 const REPLY_TERMINAL: readonly RunEventName[] = ['message_end', 'error'];
 
 export function chatRoutes(router: Router<ServiceContext>): void {
-  router.on('POST', '/chat-messages', async (request, _p, _u, context) => {
+  router.on('POST', '/chat-messages', async (request, _p, url, context) => {
     const app = authenticateApp(request, context.fixture);
     const body = await readJsonObject(request);
     const user = requireUser(body.user);
@@ -35,9 +38,12 @@ export function chatRoutes(router: Router<ServiceContext>): void {
     const streaming = responseMode(body.response_mode);
     if (!streaming && (app.mode === 'agent' || app.mode === 'agent-chat')) throw new ApiError(400, 'bad_request', 'Agent App only supports streaming response mode.');
     if (app.mode === 'advanced-chat' && typeof body.workflow_id === 'string') checkPinnedWorkflow(app, body.workflow_id);
+    // Before the conversation is opened: a refused file must leave nothing behind.
+    const files = await resolveRunFiles(app, body.files, user, appFileResolver(context, app.id), 'ChatRequestPayload');
     const conversation = openConversation(context, app, user, body, query);
-    const message = context.conversations.addMessage(conversation, { query, inputs: conversation.inputs });
-    if (app.mode === 'advanced-chat') return chatflow(context, app, user, conversation, message, streaming);
+    const previewUrl = (id: string) => url.origin + context.uploads.signedPreviewPath(id);
+    const message = context.conversations.addMessage(conversation, { query, inputs: conversation.inputs, files: files.map((f) => userMessageFile(f, previewUrl)) });
+    if (app.mode === 'advanced-chat') return chatflow(context, app, user, conversation, message, streaming, files);
     return reply(context, app, user, conversation, message, streaming);
   });
 
@@ -98,9 +104,9 @@ function openConversation(context: ServiceContext, app: FixtureApp, user: string
   return context.conversations.create(app, user, inputs, query, autoName);
 }
 
-async function chatflow(context: ServiceContext, app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, streaming: boolean): Promise<Response> {
+async function chatflow(context: ServiceContext, app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, streaming: boolean, files: SubmittedFile[]): Promise<Response> {
   const { engine } = context;
-  const run = engine.create(app, user, conversation.inputs, { conversation, message });
+  const run = engine.create(app, user, conversation.inputs, { conversation, message }, files);
   if (streaming) return liveStream(context, run.topic, CHATFLOW_TERMINAL, { runId: run.id, start: () => engine.execute(run, message.query) });
   const last = await untilTerminal(run.topic, CHATFLOW_TERMINAL, () => engine.execute(run, message.query));
   if (last.event === 'error') throw new ApiError(last.status, last.code as ErrorCode, last.message);

@@ -1,7 +1,7 @@
 /** Human-input form GET and POST (dify-wire.md §2.2–2.3). */
 import { authenticateApp } from '../auth.js';
 import type { ServiceContext } from '../context.js';
-import { createFileResolver } from '../files/resolve.js';
+import { appFileResolver } from '../files/resolve.js';
 import { checkSubmissionPayload, ensureFormActive, formDefinition, validateSubmission } from '../forms.js';
 import { json, readJsonObject, requireUser } from '../http.js';
 import type { Router } from '../router.js';
@@ -21,11 +21,7 @@ export function formRoutes(router: Router<ServiceContext>): void {
     requireUser(body.user);
     checkSubmissionPayload(body);
     const form = engine.forms.forApp(token!, app.id);
-    const resolveFile = createFileResolver(app.id, uploads, {
-      timeoutMs: qa.settings.remoteFetchTimeoutMs,
-      failAll: () => qa.settings.failRemoteFetch,
-    });
-    const { action, values } = await validateSubmission(form, body, resolveFile);
+    const { action, values } = await validateSubmission(form, body, appFileResolver({ uploads, qa }, app.id));
     // Validation awaited (remote files); a concurrent submit may have won meanwhile: first one wins.
     ensureFormActive(form);
     engine.resume(form, action, values);

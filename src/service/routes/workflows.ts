@@ -11,6 +11,8 @@ import { checkRunInputs } from '../run-inputs.js';
 import { elapsedSeconds, type Run } from '../runs/run.js';
 import { eventStreamResponse } from '../sse-response.js';
 import { liveStream, untilTerminal } from './streams.js';
+import { appFileResolver } from '../files/resolve.js';
+import { resolveRunFiles } from '../files/run-files.js';
 
 export function workflowRoutes(router: Router<ServiceContext>): void {
   const run = (request: Request, params: Params, _url: URL, context: ServiceContext) => startRun(request, params, context);
@@ -72,7 +74,8 @@ async function startRun(request: Request, params: Params, context: ServiceContex
   const inputs = checkRunInputs(app, body.inputs);
   const mode = body.response_mode ?? 'blocking';
   if (mode !== 'streaming' && mode !== 'blocking') throw badParam("response_mode must be 'streaming' or 'blocking'");
-  const run = engine.create(app, user, inputs);
+  const files = await resolveRunFiles(app, body.files, user, appFileResolver(context, app.id), 'WorkflowRunPayload');
+  const run = engine.create(app, user, inputs, null, files);
   if (mode === 'streaming') {
     return liveStream(context, run.topic, TERMINAL_WORKFLOW_EVENTS, { runId: run.id, start: () => engine.execute(run) });
   }

@@ -18,7 +18,7 @@ import type {
 import { renderWithOutputs, stringifyValue, substituteVariables } from '../../protocol/index.js';
 import { pythonStr } from '../python-str.js';
 import type { FixtureApp, FixtureEdge, HumanInputNode, WorkflowNode } from '../fixture.js';
-import { FormStore, type HumanInputForm } from '../forms.js';
+import { FormStore, type HumanInputForm, type SubmittedFile } from '../forms.js';
 import { formToken, nowSeconds, uuid } from '../ids.js';
 import { createRun, elapsedSeconds, isOver, type ChatTarget, type Run } from './run.js';
 import { delay, tokensOf, usage } from './usage.js';
@@ -49,9 +49,9 @@ export class WorkflowEngine {
   }
 
   /** Creates a run; call `execute` once listeners are attached. */
-  create(app: FixtureApp, user: string, inputs: Record<string, unknown>, chat: ChatTarget | null = null): Run {
+  create(app: FixtureApp, user: string, inputs: Record<string, unknown>, chat: ChatTarget | null = null, files: SubmittedFile[] = []): Run {
     if (!app.workflow) throw new Error(`app ${app.id} has no workflow`);
-    const run = createRun({ id: uuid(), taskId: uuid(), app, workflow: app.workflow, user, inputs, chat });
+    const run = createRun({ id: uuid(), taskId: uuid(), app, workflow: app.workflow, user, inputs, chat, files });
     this.runs.set(run.id, run);
     this.#byTask.set(run.taskId, run);
     if (chat) chat.message.workflowRunId = run.id;
@@ -70,7 +70,8 @@ export class WorkflowEngine {
       app_id: run.app.id,
       workflow_id: run.workflow.id,
       workflow_run_id: run.id,
-      ...(run.chat ? { query, conversation_id: run.chat.conversation.id, dialogue_count: run.chat.conversation.messages.length, files: [] } : {}),
+      files: run.files,
+      ...(run.chat ? { query, conversation_id: run.chat.conversation.id, dialogue_count: run.chat.conversation.messages.length } : {}),
     });
     void this.#guard(run, async () => {
       await this.#emit(run, {

@@ -2,6 +2,7 @@
 import type { NodeFinishedData, NodeStartedData, RunEvent, WorkflowStatus } from '../../protocol/index.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
 import type { FixtureApp, FixtureWorkflow } from '../fixture.js';
+import type { SubmittedFile } from '../forms.js';
 import { RunTopic } from './topic.js';
 
 /** A node execution, kept for `include_state_snapshot` replays. */
@@ -28,6 +29,8 @@ export interface Run {
   readonly startedMs: number;
   /** Set for Chatflow runs: events carry the conversation envelope and answers go to the message. */
   readonly chat: ChatTarget | null;
+  /** The run's `files` (`sys.files`), already checked against the app's file-upload config. */
+  readonly files: SubmittedFile[];
   status: WorkflowStatus;
   finishedAt: number | null;
   /** When the run ended, so its elapsed time stops growing. */
@@ -47,7 +50,7 @@ export interface Run {
   readonly abort: AbortController;
 }
 
-export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' | 'user' | 'inputs' | 'chat'>): Run {
+export function createRun(init: Pick<Run, 'id' | 'taskId' | 'app' | 'workflow' | 'user' | 'inputs' | 'chat' | 'files'>): Run {
   const now = Date.now();
   return {
     ...init,
