@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
 import type { Conversation, ConversationSort } from '../../protocol/index.js';
-import { PagedCompanion, seg } from '../shared/companion.js';
+import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
 import { format } from '../shared/terms.js';
 import { styles } from './conversation-list.styles.js';
 
@@ -143,7 +143,13 @@ export class ConversationList extends PagedCompanion<Conversation> {
   async rename(id: string, name: string): Promise<void> {
     const renamed = await this.#act(id, async (api) => api.json<Conversation>('POST', `/conversations/${seg(id)}/name`, { json: { name } }));
     if (!renamed) return;
-    this.items = this.items.map((c) => (c.id === id ? renamed : c));
+    // A rename makes the conversation the most recently active: the loaded items keep the listing's
+    // order (within the same second, the renamed one counts as the later).
+    const field = this.sortBy.replace('-', '') as 'created_at' | 'updated_at';
+    const sign = this.sortBy.startsWith('-') ? -1 : 1;
+    const later = (c: Conversation) => (field === 'updated_at' && c.id === id ? 1 : 0);
+    this.items = this.items.map((c) => (c.id === id ? renamed : c)).sort((a, b) => sign * (a[field] - b[field] || later(a) - later(b)));
+    this.#active = Math.max(0, this.items.findIndex((c) => c.id === id));
     this.#done(this.t.saved);
     this.emit('conversation-renamed', renamed);
   }
@@ -186,9 +192,17 @@ export class ConversationList extends PagedCompanion<Conversation> {
     const moves: Record<string, number> = { ArrowDown: this.#active + 1, ArrowUp: this.#active - 1, Home: 0, End: last, PageDown: this.#active + 10, PageUp: this.#active - 10 };
     const current = this.items[this.#active];
     if (e.key in moves) {
+      const wasLast = this.#active === last;
       this.#active = Math.max(0, Math.min(last, moves[e.key]!));
-      // Past the end, the keyboard asks for the next page as scrolling would.
-      if (e.key === 'ArrowDown' && this.#active === last && this.more) void this.loadMore();
+      // Reaching the end asks for the next page as scrolling would; ↓ past the end moves into it once it is there.
+      if (e.key === 'ArrowDown' && this.#active === last && this.more) {
+        void this.loadMore().then(() => {
+          if (wasLast && this.#active === last && this.items.length > last + 1) {
+            this.#active = last + 1;
+            this.requestUpdate();
+          }
+        });
+      }
       this.requestUpdate();
     } else if ((e.key === 'Enter' || e.key === ' ') && current) this.select(current.id);
     else if (e.key === 'F2' && current && !this.readonly) this.#open('rename');
@@ -200,6 +214,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
   #open(mode: 'rename' | 'delete'): void {
     this.#mode = mode;
     this.failure = '';
+    this.note = '';
     this.requestUpdate();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus());
   }
@@ -282,5 +297,14 @@ export class ConversationList extends PagedCompanion<Conversation> {
       <button part="rename" aria-label="${t.rename}: ${name}" @click=${() => this.#open('rename')}>${t.rename}</button>
       <button part="del" aria-label="${t.del}: ${name}" @click=${() => this.#open('delete')}>${t.del}</button>
     </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'conversation-selected': CompanionEvent<Conversation>;
+    'conversation-renamed': CompanionEvent<Conversation>;
+    'before-conversation-delete': CompanionEvent<Conversation>;
+    'conversation-deleted': CompanionEvent<Conversation>;
   }
 }

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query } from '../../client/transport.js';
 import type { ConversationVariable } from '../../protocol/index.js';
-import { PagedCompanion, seg } from '../shared/companion.js';
+import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
 import { styles } from './conversation-variables.styles.js';
 
 /**
@@ -130,7 +130,14 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     const type = v.value_type;
     let value: unknown = control.value;
     if (type === 'boolean') value = control.checked;
-    else if (type === 'number') value = control.value === '' ? null : control.valueAsNumber;
+    else if (type === 'number') {
+      // Empty (or not a number, which reads as empty): the service would refuse it as a type mismatch.
+      if (control.value === '') {
+        this.#errors.set(v.id, this.t.badNumber);
+        return this.#focusError(v.id);
+      }
+      value = control.valueAsNumber;
+    }
     else if (type !== 'string' && type !== 'secret') {
       try {
         value = JSON.parse(control.value);
@@ -157,7 +164,16 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
           @input=${(e: Event) => {
             const value = (e.target as HTMLInputElement).value.trim();
             clearTimeout(this.#debounce);
-            this.#debounce = window.setTimeout(() => (this.filter = value), 300);
+            this.#debounce = window.setTimeout(() => {
+              // The service accepts names of these characters only; say so here rather than send it.
+              if (value && !/^[\w.-]+$/.test(value)) {
+                this.#errors.set('filter', this.t.badFilter);
+              } else {
+                this.#errors.delete('filter');
+                this.filter = value;
+              }
+              this.requestUpdate();
+            }, 300);
           }}
       /></label>
       ${filterError ? html`<p part="field-error" id="e-filter">${filterError}</p>` : nothing}
@@ -237,5 +253,12 @@ function parse(value: unknown): unknown {
     return JSON.parse(value);
   } catch {
     return value;
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'before-variable-change': CompanionEvent<{ variable: ConversationVariable; value: unknown }>;
+    'variable-changed': CompanionEvent<ConversationVariable>;
   }
 }

@@ -12,6 +12,10 @@ export const styles = [
       [part~='row'] {
         margin: 0;
       }
+      [aria-disabled='true'] {
+        opacity: 0.6;
+        cursor: progress;
+      }
       [part~='dislike'] svg {
         transform: rotate(180deg);
       }

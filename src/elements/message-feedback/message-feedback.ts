@@ -1,6 +1,6 @@
 import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { FeedbackRating, Message, Page } from '../../protocol/index.js';
-import { Companion, seg } from '../shared/companion.js';
+import { Companion, seg, type CompanionEvent } from '../shared/companion.js';
 import { styles } from './message-feedback.styles.js';
 
 /** A thumb (up; turned over by CSS for down). */
@@ -135,7 +135,8 @@ export class MessageFeedback extends Companion {
     const t = this.t;
     const busy = this.state === 'sending';
     const button = (rating: FeedbackRating) =>
-      html`<button part=${rating} aria-pressed=${this.rating === rating} aria-label=${t[rating]} title=${t[rating]} ?disabled=${busy} @click=${() => this.#toggle(rating)}>
+      // aria-disabled, not disabled: a disabled button drops the keyboard focus of whoever pressed it (rate() ignores presses while busy).
+      html`<button part=${rating} aria-pressed=${this.rating === rating} aria-label=${t[rating]} title=${t[rating]} aria-disabled=${busy} @click=${() => this.#toggle(rating)}>
         ${THUMB}
       </button>`;
     return this.frame(html`
@@ -161,5 +162,12 @@ export class MessageFeedback extends Companion {
           </form>`
         : nothing}
     `);
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'before-feedback': CompanionEvent<FeedbackDetail>;
+    'feedback-changed': CompanionEvent<FeedbackDetail>;
   }
 }

@@ -103,8 +103,10 @@ export abstract class Companion extends LitElement {
   /** Reports a failure and shows it on the error line; unless `quiet` (a failed action), in the `error` state with a retry. */
   protected fail(error: unknown, quiet = false): void {
     this.failure = this.report(error).message || this.t.error;
-    if (quiet) this.requestUpdate();
-    else this.set('error');
+    if (quiet) return this.requestUpdate();
+    // The error line says what happened; a leftover "Loading…" beside it would contradict it.
+    this.note = '';
+    this.set('error');
   }
 
   /** Dispatches a companion event; false when a listener cancelled it. */
@@ -229,3 +231,9 @@ export const clock = (seconds: number): string => {
 
 /** A path segment. */
 export const seg = encodeURIComponent;
+
+declare global {
+  interface HTMLElementEventMap {
+    'companion-error': CompanionEvent<ErrorBody>;
+  }
+}

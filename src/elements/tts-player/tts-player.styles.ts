@@ -11,6 +11,8 @@ export const styles = [
       }
       [part~='progress'] {
         flex: 1;
+        /* A <progress> is 10em wide by itself; 4rem lets the player fit a phone-width column. */
+        width: 4rem;
         min-width: 4rem;
         accent-color: var(--_a);
       }

@@ -1,5 +1,5 @@
 import { html, nothing, svg, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { clock, Companion } from '../shared/companion.js';
+import { clock, Companion, type CompanionEvent } from '../shared/companion.js';
 import { feed } from './audio-source.js';
 import { styles } from './tts-player.styles.js';
 
@@ -223,5 +223,11 @@ export class TtsPlayer extends Companion {
       <progress part="progress" aria-label=${t.progress} aria-valuetext=${time} max=${total || 1} .value=${audio.currentTime}></progress>
       <span part="time">${time}</span>
     </div>`);
+  }
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'autoplay-blocked': CompanionEvent<unknown>;
   }
 }

@@ -105,7 +105,9 @@ describe('<conversation-list>', () => {
     $<HTMLButtonElement>(el, '[part=rename-form] button[data-primary]')!.click();
     expect((await renamed).detail.name).to.equal('Shipping question');
     await el.updateComplete;
-    expect(names(el)[1]).to.equal('Shipping question');
+    // Renamed, it is the most recently active: first under the default sort, and still the active option.
+    expect(names(el)[0]).to.equal('Shipping question');
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o0');
     expect($(el, '[part=status]')!.textContent).to.equal('Saved.');
     await until(() => el.shadowRoot!.activeElement === list, 'focus back on the list');
 
@@ -114,6 +116,7 @@ describe('<conversation-list>', () => {
     key(el, 'Delete');
     await el.updateComplete;
     expect($(el, '[part=confirm]')!.textContent).to.contain(`Delete “${el.conversations[0]!.name}”?`);
+    expect($(el, '[part=status]')!.textContent).to.equal('', 'the earlier "Saved." is gone');
     await expectNoAxeViolations(el);
     const veto = (e: Event) => e.preventDefault();
     el.addEventListener('before-conversation-delete', veto, { once: true });
@@ -127,6 +130,20 @@ describe('<conversation-list>', () => {
     await el.reload();
     expect(el.conversations.map((c) => c.id)).to.not.include(gone);
     expect(el.conversations.length).to.equal(2);
+  });
+
+  it('↓ past the last loaded option loads the next page and moves into it', async () => {
+    const url = await newUser();
+    await conversations(url, 5);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} page-size="3"></conversation-list>`);
+    await settled(el);
+    const list = $(el, '[part=list]')!;
+    key(el, 'End');
+    await el.updateComplete;
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o2');
+    key(el, 'ArrowDown');
+    await until(() => list.getAttribute('aria-activedescendant') === 'o3', 'the first option of the next page to be active');
+    expect(el.conversations.length).to.equal(5);
   });
 
   it('renames and deletes with its buttons, and hides them when readonly', async () => {
@@ -165,11 +182,12 @@ describe('<conversation-list>', () => {
 
     const broken = await fixture<ConversationList>(html`<conversation-list session-url="/api/session?app=no-such-app"></conversation-list>`);
     const errors: unknown[] = [];
-    broken.addEventListener('companion-error', (e) => errors.push((e as CompanionEvent).detail));
+    broken.addEventListener('companion-error', (e) => errors.push(e.detail)); // typed through HTMLElementEventMap
     await settled(broken);
     expect(broken.matches(':state(error)')).to.equal(true);
     expect($(broken, '[part=error]')!.getAttribute('role')).to.equal('alert');
     expect($(broken, '[part=error]')!.textContent).to.contain('no-such-app');
+    expect($(broken, '[part=status]')!.textContent).to.equal('', 'no "Loading…" beside the error');
     $<HTMLButtonElement>(broken, '[part=retry]')!.click();
     await until(() => errors.length === 2, 'the retry to fail again');
     broken.sessionUrl = url;

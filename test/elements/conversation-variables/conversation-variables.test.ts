@@ -99,12 +99,19 @@ describe('<conversation-variables>', () => {
     expect(!$(el, '[part=error]')).to.equal(true);
     await expectNoAxeViolations(el);
 
+    // An empty number never leaves the browser either.
+    editorOf<HTMLInputElement>(el, 'order_count').value = '';
+    saveOf(el, 'order_count').click();
+    await el.updateComplete;
+    expect(errorOf(el, 'order_count')!.textContent).to.equal('Enter a number.');
+    expect(errors.length).to.equal(1);
+
     // JSON that does not parse never leaves the browser.
     editorOf<HTMLTextAreaElement>(el, 'preferences').value = '{language: ja';
     saveOf(el, 'preferences').click();
     await el.updateComplete;
     expect(errorOf(el, 'preferences')!.textContent).to.equal('Enter valid JSON.');
-    expect(errors.length).to.equal(1);
+    expect(errors.length).to.equal(1, 'no request for the empty number or the bad JSON');
 
     // A good value clears the error.
     editor.value = '[1, 2]';
@@ -129,11 +136,22 @@ describe('<conversation-variables>', () => {
     await settled(el);
     expect(el.variables.map((v) => v.name)).to.deep.equal(['consents']);
 
+    // Characters the service never accepts are refused here, without a request; the listing stays.
+    const errors: unknown[] = [];
+    el.addEventListener('companion-error', (e) => errors.push(e.detail));
     input.value = 'a b';
     input.dispatchEvent(new Event('input'));
     await until(() => $(el, '#e-filter'), 'the filter error');
-    expect($(el, '#e-filter')!.textContent).to.match(/Variable name can only contain/);
+    expect($(el, '#e-filter')!.textContent).to.equal('Use letters, digits, “.”, “_” and “-” only.');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(el.filter).to.equal('cons');
+    expect(errors).to.deep.equal([]);
+
+    // What only the service refuses is shown at the filter in its words.
+    input.value = 'xp_cmd';
+    input.dispatchEvent(new Event('input'));
+    await until(() => $(el, '#e-filter')?.textContent?.includes('invalid characters: xp_'), 'the service’s refusal');
+    expect(errors.length).to.equal(1);
 
     el.filter = 'nothing_like_this';
     await el.updateComplete;

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/message-feedback/define.js';
 import type { FeedbackDetail, MessageFeedback } from '../../../src/elements/message-feedback/message-feedback.js';
 import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
@@ -64,6 +65,21 @@ describe('<message-feedback>', () => {
     await el.updateComplete;
     expect(!el.shadowRoot!.querySelector('[part=comment-form]')).to.equal(true);
     expect(await recorded(url, conversation_id, message_id)).to.equal('dislike');
+  });
+
+  it('keeps the keyboard focus on the pressed button while the rating is sent', async () => {
+    const url = await newUser();
+    const { message_id } = await chat(url, 'Focus?');
+    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
+    const like = $(el, '[part=like]');
+    like.focus();
+    const liked = oneEvent(el, 'feedback-changed');
+    await sendKeys({ press: 'Space' });
+    await until(() => el.matches(':state(sending)') || el.rating === 'like', 'the press to take');
+    expect(el.shadowRoot!.activeElement).to.equal(like, 'while sending');
+    expect((await liked).detail.rating).to.equal('like'); // typed through HTMLElementEventMap
+    await idle(el);
+    expect(el.shadowRoot!.activeElement).to.equal(like, 'after');
   });
 
   it('sends nothing when before-feedback is cancelled, and shows the rating the host sets', async () => {

@@ -13,6 +13,13 @@ const LONG = 'The parcel left our warehouse this morning. It travels by road to 
 describe('<tts-player>', function () {
   this.timeout(30_000);
 
+  it('fits a phone-width column: its narrowest layout is well under 375 px', async () => {
+    const url = await newUser();
+    const wrap = await fixture<HTMLDivElement>(html`<div style="width: min-content"><tts-player session-url=${url} text="Hello."></tts-player></div>`);
+    await (wrap.firstElementChild as TtsPlayer).updateComplete;
+    expect(wrap.getBoundingClientRect().width).to.be.below(300);
+  });
+
   it('starts playing MP3 while it still streams, and pauses, resumes and stops', async () => {
     const url = await newUser();
     const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} text=${LONG}></tts-player>`);
