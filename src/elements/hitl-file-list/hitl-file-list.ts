@@ -12,7 +12,7 @@ import { styles } from './hitl-file-list.styles.js';
  * @fires change - A file was added, uploaded, failed or removed.
  *
  * @csspart label - The visible label.
- * @csspart files - The group of everything below the label.
+ * @csspart files - The group of everything below the label; its description says whether the input is required and why its value is invalid.
  * @csspart file - One file.
  * @csspart file-name - Its name.
  * @csspart file-size - Its size.
@@ -29,7 +29,12 @@ import { styles } from './hitl-file-list.styles.js';
  *
  * @cssproperty --hitl-accent - Focus ring, progress and drop highlight colour.
  * @cssproperty --hitl-border-color - Border colour.
- * @cssproperty --hitl-error-color - Colour of messages.
+ * @cssproperty --hitl-error-color - Colour of messages; default a red for light or dark `color-scheme`.
+ * @cssproperty --hitl-muted-color - Colour of sizes and hints; default the text colour, faded.
+ * @cssproperty --hitl-input-background - Background of the link field; default `Canvas`, which follows the page's `color-scheme`.
+ * @cssproperty --hitl-input-color - Text colour of the link field; default `CanvasText`.
+ * @cssproperty --hitl-button-background - Background of the buttons; default `Canvas`.
+ * @cssproperty --hitl-button-color - Text colour of the buttons; default `CanvasText`.
  *
  * @cssstate user-invalid - The value was changed or submitted and cannot be submitted.
  * @cssstate dragging - Files are dragged over the drop zone.

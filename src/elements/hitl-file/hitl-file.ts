@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import type { ServiceError } from '../../client/errors.js';
 import type { FileInput, FileReference, FileType, UploadedFile } from '../../protocol/index.js';
-import { format, formatUnit, localeOf, type Terms } from '../shared/terms.js';
+import { format, formatUnit, intlLocale, localeOf, type Terms } from '../shared/terms.js';
 import { HitlControl, toggleState } from '../shared/control.js';
 import { styles } from './hitl-file.styles.js';
 
@@ -17,6 +18,8 @@ interface Item {
   type?: FileType;
   progress?: number;
   error?: string;
+  /** Refused as too large: sending it again cannot help. */
+  big?: boolean;
   abort?: AbortController;
 }
 
@@ -42,7 +45,7 @@ const extensionOf = (name: string): string => /\.([^./]+)$/.exec(name)?.[1]?.toL
  * @fires change - A file was added, uploaded, failed or removed.
  *
  * @csspart label - The visible label.
- * @csspart files - The group of everything below the label.
+ * @csspart files - The group of everything below the label; its description says whether the input is required and why its value is invalid.
  * @csspart file - One file.
  * @csspart file-name - Its name.
  * @csspart file-size - Its size.
@@ -59,7 +62,12 @@ const extensionOf = (name: string): string => /\.([^./]+)$/.exec(name)?.[1]?.toL
  *
  * @cssproperty --hitl-accent - Focus ring, progress and drop highlight colour.
  * @cssproperty --hitl-border-color - Border colour.
- * @cssproperty --hitl-error-color - Colour of messages.
+ * @cssproperty --hitl-error-color - Colour of messages; default a red for light or dark `color-scheme`.
+ * @cssproperty --hitl-muted-color - Colour of sizes and hints; default the text colour, faded.
+ * @cssproperty --hitl-input-background - Background of the link field; default `Canvas`, which follows the page's `color-scheme`.
+ * @cssproperty --hitl-input-color - Text colour of the link field; default `CanvasText`.
+ * @cssproperty --hitl-button-background - Background of the buttons; default `Canvas`.
+ * @cssproperty --hitl-button-color - Text colour of the buttons; default `CanvasText`.
  *
  * @cssstate user-invalid - The value was changed or submitted and cannot be submitted.
  * @cssstate dragging - Files are dragged over the drop zone.
@@ -128,8 +136,13 @@ export class HitlFile extends HitlControl {
     return types.length || listed.length ? [...new Set(all)].filter((e) => e && this.#kindOf(e)) : [];
   }
 
+  /** Uploads under way or failed: each file shows its own state, so the input says it only on a submit. */
+  get #pending(): boolean {
+    return this.#items.some((i) => !i.ref || i.abort);
+  }
+
   protected problem(t: Terms): string {
-    if (this.#items.some((i) => !i.ref || i.abort)) return t.pending;
+    if (this.#pending) return t.pending;
     return this.required && !this.#items.length ? t.required : '';
   }
 
@@ -141,17 +154,20 @@ export class HitlFile extends HitlControl {
 
   #add(files: Iterable<File>): void {
     const t = this.terms;
-    this.#note = '';
+    const refused: string[] = [];
+    const over: string[] = [];
     for (const file of files) {
       const type = this.#kindOf(extensionOf(file.name));
-      if (!type) this.#note = format(t.badType, file.name);
-      else if (this.#items.length >= this.max) this.#note = format(t.tooMany, this.max);
+      if (!type) refused.push(file.name);
+      else if (this.#items.length >= this.max) over.push(file.name);
       else {
         const item: Item = { name: file.name, size: file.size, file, type };
         this.#items = [...this.#items, item];
         void this.#send(item);
       }
     }
+    // Every file left out is named, with the reason.
+    this.#note = [refused[0] && format(t.badType, refused.join(', ')), over[0] && format(t.notAdded, over.join(', '), this.max)].filter(Boolean).join(' ');
     this.changed('change');
   }
 
@@ -172,7 +188,11 @@ export class HitlFile extends HitlControl {
       item.ref = { transfer_method: 'local_file', upload_file_id: id, type: item.type };
     } catch (error) {
       if (abort.signal.aborted) return;
-      item.error = (error as Error).message || this.terms.uploadFailed;
+      const { status, message } = error as ServiceError;
+      // The relay and the service both end a 413's message with the limit in bytes.
+      const limit = status === 413 && /(\d+)\D*$/.exec(message)?.[1];
+      item.big = status === 413;
+      item.error = limit ? format(this.terms.tooBig, size(intlLocale(localeOf(this)), +limit)) : message || this.terms.uploadFailed;
     }
     item.abort = undefined;
     this.changed('change');
@@ -193,11 +213,13 @@ export class HitlFile extends HitlControl {
     } catch {
       // Reported below.
     }
-    const name = url?.pathname.split('/').pop() || url?.host || '';
-    const extension = extensionOf(name);
+    // Only the path's last segment names a file (a bare host is no file name).
+    const last = url?.pathname.split('/').pop() ?? '';
+    const name = last || url?.host || '';
+    const extension = extensionOf(last);
     // A link without an extension is checked by the service when it fetches it.
     const type = extension ? this.#kindOf(extension) : undefined;
-    this.#note = !url || !/^https?:$/.test(url.protocol) ? t.badUrl : extension && !type ? format(t.badType, name) : this.#items.length >= this.max ? format(t.tooMany, this.max) : '';
+    this.#note = !url || !/^https?:$/.test(url.protocol) ? t.badUrl : extension && !type ? format(t.badType, name) : this.#items.length >= this.max ? format(t.notAdded, name, this.max) : '';
     if (!this.#note) {
       this.#items = [...this.#items, { name, size: -1, ref: { transfer_method: 'remote_url', url: url!.href, type } }];
       field.value = '';
@@ -213,17 +235,21 @@ export class HitlFile extends HitlControl {
 
   protected override render(): TemplateResult {
     const t = this.terms;
-    const locale = localeOf(this);
+    const locale = intlLocale(localeOf(this), this);
+    const one = this.max < 2;
     const methods = this.#config.allowed_file_upload_methods ?? ['local_file', 'remote_url'];
     const local = this.upload && methods.includes('local_file');
     const accepted = this.#accepted;
     const uploading = this.#items.filter((i) => i.abort).length;
+    const error = this.message('', this.#pending);
+    // The group tells assistive tech what a native control's required and invalid would.
     return html`${this.renderLabel()}
       <div
         part="files"
         role="group"
         aria-labelledby="label"
-        aria-describedby="hint error"
+        aria-describedby="required hint error"
+        aria-invalid=${!!error}
         @paste=${(e: ClipboardEvent) => {
           const files = e.clipboardData?.files;
           if (local && !this.disabled && files?.length) {
@@ -240,9 +266,9 @@ export class HitlFile extends HitlControl {
                     <span part="file-name" id="f${i}">${item.name}</span>
                     ${item.size < 0 ? '' : html`<span part="file-size">${size(locale, item.size)}</span>`}
                     ${item.abort ? html`<progress part="progress" .value=${item.progress!} aria-labelledby="f${i}"></progress>` : ''}
-                    ${item.error
-                      ? html`<span part="file-error">${item.error}</span
-                          ><button type="button" part="file-button" aria-describedby="f${i}" ?disabled=${this.disabled} @click=${() => this.#send(item)}>${t.retry}</button>`
+                    ${item.error ? html`<span part="file-error">${item.error}</span>` : ''}
+                    ${item.error && !item.big
+                      ? html`<button type="button" part="file-button" aria-describedby="f${i}" ?disabled=${this.disabled} @click=${() => this.#send(item)}>${t.retry}</button>`
                       : ''}
                     <button type="button" part="file-button" aria-describedby="f${i}" ?disabled=${this.disabled} @click=${() => this.#remove(item)}>
                       ${item.abort ? t.cancel : t.remove}
@@ -255,8 +281,8 @@ export class HitlFile extends HitlControl {
           ? ''
           : html`${local
               ? html`<div part="dropzone" @dragover=${this.#drag} @dragleave=${this.#drag} @drop=${this.#drag}>
-                  <button type="button" part="choose" ?disabled=${this.disabled} @click=${() => this.renderRoot.querySelector<HTMLInputElement>('[type=file]')!.click()}>${t.choose}</button>
-                  ${t.drop}
+                  <button type="button" part="choose" ?disabled=${this.disabled} @click=${() => this.renderRoot.querySelector<HTMLInputElement>('[type=file]')!.click()}>${one ? t.chooseOne : t.choose}</button>
+                  ${one ? t.dropOne : t.drop}
                   <input
                     type="file"
                     hidden
@@ -276,15 +302,17 @@ export class HitlFile extends HitlControl {
                   <button type="button" part="url-button" ?disabled=${this.disabled} @click=${this.#addLink}>${t.add}</button>
                 </div>`
               : ''}`}
+        ${this.required ? html`<span id="required" hidden>${t.req}</span>` : ''}
         <div part="hint" id="hint">${accepted.length ? format(t.allowed, accepted.join(', ')) : ''} ${this.max > 1 && this.max < Infinity ? format(t.tooMany, this.max) : ''}</div>
         <div role="status">${uploading ? format(t.uploading, uploading) : ''}</div>
       </div>
-      ${this.renderError(this.#note)}`;
+      ${this.renderError(this.#note || error)}`;
   }
 }
 
 function size(locale: string, bytes: number): string {
   let unit = 0;
   while (bytes >= 1024 && unit < 3) (bytes /= 1024), unit++;
-  return formatUnit(locale, bytes, ['byte', 'kilobyte', 'megabyte', 'gigabyte'][unit]!);
+  // `74 bytes` (the short form reads `74 byte`), `1.4 MB`.
+  return formatUnit(locale, bytes, ['byte', 'kilobyte', 'megabyte', 'gigabyte'][unit]!, !unit);
 }

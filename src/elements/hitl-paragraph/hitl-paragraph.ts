@@ -18,7 +18,8 @@ import { styles } from './hitl-paragraph.styles.js';
  * @cssproperty --hitl-accent - Focus ring colour.
  * @cssproperty --hitl-border-color - Border colour.
  * @cssproperty --hitl-error-color - Colour of the message and of an invalid border.
- * @cssproperty --hitl-input-background - Background of the textarea.
+ * @cssproperty --hitl-input-background - Background of the textarea; default `Canvas`, which follows the page's `color-scheme`.
+ * @cssproperty --hitl-input-color - Text colour of the textarea; default `CanvasText`.
  * @cssproperty --hitl-radius - Corner radius.
  *
  * @cssstate user-invalid - The value was changed or submitted and cannot be submitted.
@@ -67,6 +68,6 @@ export class HitlParagraph extends HitlControl {
           this.changed();
         }}
       ></textarea
-      >${this.renderError()}`;
+      >${this.renderError(message)}`;
   }
 }

@@ -19,7 +19,8 @@ import { styles } from './hitl-select.styles.js';
  * @cssproperty --hitl-accent - Focus ring colour.
  * @cssproperty --hitl-border-color - Border colour.
  * @cssproperty --hitl-error-color - Colour of the message and of an invalid border.
- * @cssproperty --hitl-input-background - Background of the select.
+ * @cssproperty --hitl-input-background - Background of the select; default `Canvas`, which follows the page's `color-scheme`.
+ * @cssproperty --hitl-input-color - Text colour of the select; default `CanvasText`.
  *
  * @cssstate user-invalid - The value was changed or submitted and cannot be submitted.
  */

@@ -42,6 +42,8 @@ export abstract class HitlControl extends LitElement {
   readonly internals = this.attachInternals();
   #custom = '';
   #touched = false;
+  /** A submit asked for the problems, and nothing changed since. */
+  #reported = false;
 
   /** The value as a submission carries it. */
   abstract get value(): unknown;
@@ -75,7 +77,7 @@ export abstract class HitlControl extends LitElement {
 
   /** Shows the message, if any; true when the value can be submitted. */
   reportValidity(): boolean {
-    this.#touched = true;
+    this.#touched = this.#reported = true;
     this.requestUpdate();
     return this.checkValidity();
   }
@@ -107,6 +109,7 @@ export abstract class HitlControl extends LitElement {
   protected changed(event?: string): void {
     this.#custom = '';
     this.#touched = true;
+    this.#reported = false;
     this.#sync();
     this.requestUpdate();
     if (event) this.dispatchEvent(new Event(event, { bubbles: true }));
@@ -124,16 +127,19 @@ export abstract class HitlControl extends LitElement {
     toggleState(this.internals, 'user-invalid', this.#touched && !!message);
   }
 
-  /** The message to show: a note of the caller's, else the validation message once it applies. */
-  protected message(note = ''): string {
-    return note || (this.#touched ? this.validationMessage : '');
+  /**
+   * The message to show: a note of the caller's, else the validation message once it applies;
+   * a `quiet` one (work still under way, not a mistake) only once a submit asked for it.
+   */
+  protected message(note = '', quiet = false): string {
+    return note || (this.#touched && (this.#reported || !quiet) ? this.validationMessage : '');
   }
 
   protected renderLabel(): TemplateResult {
     return html`<label part="label" id="label" for="control">${this.label}${this.required ? html`<span aria-hidden="true"> *</span>` : ''}</label>`;
   }
 
-  protected renderError(note?: string): TemplateResult {
-    return html`<div part="error" id="error" aria-live="polite">${this.message(note)}</div>`;
+  protected renderError(message = this.message()): TemplateResult {
+    return html`<div part="error" id="error" aria-live="polite">${message}</div>`;
   }
 }

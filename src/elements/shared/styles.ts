@@ -11,8 +11,10 @@ export const baseStyles = css`
       --_a: var(--hitl-accent, var(--hitl-site-accent, #1c64f2));
       --_b: var(--hitl-border-color, #d0d5dd);
       --_r: var(--hitl-radius, 8px);
-      --_e: var(--hitl-error-color, #b42318);
-      --_m: var(--hitl-muted-color, #475467);
+      /* Readable on light and dark pages: the error colour follows color-scheme, muted text is
+         the surrounding text colour, faded. */
+      --_e: var(--hitl-error-color, light-dark(#b42318, #fda29b));
+      --_m: var(--hitl-muted-color, color-mix(in srgb, currentColor 72%, transparent));
     }
     :host {
       display: block;
@@ -20,20 +22,23 @@ export const baseStyles = css`
     :host([hidden]) {
       display: none;
     }
+    /* Every control sets both its background and its text colour (never one of them inherited
+       from the page), from system colours that follow the page's color-scheme. */
     button,
     input,
     select,
     textarea {
       font: inherit;
-      color: inherit;
+      color: var(--hitl-input-color, CanvasText);
       padding: 0.4rem 0.8rem;
       border: 1px solid var(--_b);
       border-radius: calc(var(--_r) / 2);
-      background: var(--hitl-input-background, #fff);
+      background: var(--hitl-input-background, Canvas);
       box-sizing: border-box;
     }
     button {
-      background: var(--hitl-button-background, #fff);
+      color: var(--hitl-button-color, CanvasText);
+      background: var(--hitl-button-background, Canvas);
       cursor: pointer;
     }
     :disabled {

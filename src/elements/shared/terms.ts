@@ -27,17 +27,24 @@ const en = {
   select: 'Choose…',
   choose: 'Choose files',
   drop: 'or drop or paste them here',
+  chooseOne: 'Choose a file',
+  dropOne: 'or drop or paste it here',
   url: 'File link',
   add: 'Add link',
   badUrl: 'Enter a link starting with http:// or https://.',
   badType: '{0}: this file type is not accepted.',
   tooMany: 'At most {0} files.',
+  notAdded: '{0}: not added (at most {1}).',
+  tooBig: 'Larger than the {0} limit.',
   pending: 'Wait for the uploads to finish, or remove the failed ones.',
   uploading: 'Uploading ({0})…',
   uploadFailed: 'Upload failed.',
   cancel: 'Cancel',
   remove: 'Remove',
   allowed: 'Accepted: {0}.',
+  req: 'Required',
+  nth: '{0} ({1})',
+  noSession: 'This form cannot load: its session-url attribute is missing.',
 };
 
 export type Terms = typeof en;
@@ -68,8 +75,16 @@ export function termsFor(locale = '', host?: { requestUpdate(): void }): Terms {
   return en;
 }
 
-/** A term with `{0}` replaced. */
-export const format = (term: string, value: unknown): string => term.replace('{0}', String(value));
+/** A term with `{0}`, `{1}` replaced by the values in that order. */
+export const format = (term: string, ...values: unknown[]): string => term.replace(/\{(\d)\}/g, (_, i: string) => String(values[+i]));
+
+/**
+ * The tag to format numbers and times in beside `termsFor(locale)`'s words: English while the
+ * locale's terms are missing (still loading, failed to load, or never shipped), so a page never
+ * reads half in one language.
+ */
+export const intlLocale = (locale: string, host?: { requestUpdate(): void }): string =>
+  termsFor(locale, host) !== en || /^en\b/i.test(locale) ? locale : 'en';
 
 /** The nearest `lang` attribute, looking through shadow roots up to the document. */
 export function localeOf(element: Element): string {

@@ -91,6 +91,9 @@ describe('the inputs', () => {
     input.config = { ...fileConfig({ allowed_file_types: ['document'] }), type: 'file' } as FileInput;
     input.upload = uploader;
     await input.updateComplete;
+    // One file: the words say so.
+    expect(inner(input, '[part~=choose]')!.textContent).to.equal('Choose a file');
+    expect(inner(input, '[part~=dropzone]')!.textContent).to.contain('or drop or paste it here');
     expect(inner<HTMLInputElement>(input, '[type=file]')!.accept).to.contain('.pdf').and.contain('.md').and.not.contain('.png');
     expect(inner(input, '[part~=hint]')!.textContent).to.contain('Accepted: txt, markdown, md');
     const picker = inner<HTMLInputElement>(input, '[type=file]')!;
@@ -113,6 +116,11 @@ describe('the inputs', () => {
     await input.updateComplete;
     expect(input.value).to.be.null;
     expect(inner(input, '[part~=dropzone]')).to.exist;
+    // Small sizes in whole words.
+    picker.files = files(new File(['x'.repeat(74)], 'short.md')).files;
+    picker.dispatchEvent(new Event('change'));
+    await input.updateComplete;
+    expect(inner(input, '[part~=file-size]')!.textContent).to.equal('74 bytes');
   });
 
   it('take files dropped or pasted, refuse types and counts before uploading, and retry or remove a failed upload', async () => {
@@ -123,6 +131,7 @@ describe('the inputs', () => {
     let settled = 0;
     list.upload = (file, progress, signal) => uploader(file, progress, signal).finally(() => settled++);
     await list.updateComplete;
+    expect(inner(list, '[part~=choose]')!.textContent).to.equal('Choose files');
     const zone = inner(list, '[part~=dropzone]')!;
     zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: files(), cancelable: true }));
     expect(list.matches(':state(dragging)')).to.be.true;
@@ -134,16 +143,27 @@ describe('the inputs', () => {
     expect([...list.shadowRoot!.querySelectorAll('[part~=file-name]')].map((n) => n.textContent)).to.deep.equal(['a.md']);
     inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['big'.repeat(400_000)], 'big.txt')), bubbles: true, cancelable: true }));
     await list.updateComplete;
-    // Over the app's 1 MB limit: the upload fails with the service's answer, and can be retried or removed.
+    // Over the app's 1 MB limit: the upload fails, saying the limit in megabytes, with nothing to retry.
     await until(() => list.shadowRoot!.querySelector('[part~=file-error]'), 'the failed upload');
-    expect(inner(list, '[part~=file-error]')!.textContent).to.match(/File size exceeded/);
-    expect(list.checkValidity()).to.be.false;
-    const third = new File(['c'], 'c.txt');
-    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(third), bubbles: true, cancelable: true }));
-    await list.updateComplete;
-    expect(inner(list, '[part~=error]')!.textContent).to.equal('At most 2 files.');
+    expect(inner(list, '[part~=file-error]')!.textContent).to.equal('Larger than the 1 MB limit.');
     const buttons = () => [...list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')].map((b) => b.textContent!.trim());
     await until(() => list.files.length === 1, 'the small upload');
+    expect(buttons()).to.deep.equal(['Remove', 'Remove']);
+    expect(list.checkValidity()).to.be.false;
+    // The failed file says so itself: no second message before a submit.
+    await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('');
+    // Files past the number limit are named.
+    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['c'], 'c.txt'), new File(['d'], 'd.md')), bubbles: true, cancelable: true }));
+    await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('c.txt, d.md: not added (at most 2).');
+    expect(inner(list, '[part~=files]')!.textContent).not.to.contain('At most 2 files. At most 2 files.');
+    // Another failure can be retried or removed.
+    list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')[1]!.click();
+    await list.updateComplete;
+    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['e'], 'bad:name.md')), bubbles: true, cancelable: true }));
+    await until(() => list.shadowRoot!.querySelector('[part~=file-error]'), 'the refused name');
+    expect(inner(list, '[part~=file-error]')!.textContent).to.equal('Filename contains invalid characters');
     expect(buttons()).to.deep.equal(['Remove', 'Try again', 'Remove']);
     const before = settled;
     list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')[1]!.click();
@@ -151,6 +171,11 @@ describe('the inputs', () => {
     await until(() => settled > before, 'the retry');
     await list.updateComplete;
     expect(buttons()).to.deep.equal(['Remove', 'Try again', 'Remove']);
+    // Submitted now, the input would say why it cannot be.
+    expect(list.reportValidity()).to.be.false;
+    await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('Wait for the uploads to finish, or remove the failed ones.');
+    expect(inner(list, '[part~=files]')!.getAttribute('aria-invalid')).to.equal('true');
     list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')[2]!.click();
     await list.updateComplete;
     expect(list.files).to.have.length(1);
@@ -185,7 +210,7 @@ describe('the inputs', () => {
 
   it('take links where the input allows them, and only then', async () => {
     const list = await fixture<HitlFileList>(html`<hitl-file-list name="pics" label="Pictures"></hitl-file-list>`);
-    list.config = fileConfig({ allowed_file_types: ['image'], allowed_file_upload_methods: ['remote_url'], number_limits: 2 });
+    list.config = fileConfig({ allowed_file_types: ['image'], allowed_file_upload_methods: ['remote_url'], number_limits: 3 });
     list.upload = uploader;
     await list.updateComplete;
     // Links only: no picker, no drop zone.
@@ -203,11 +228,16 @@ describe('the inputs', () => {
     expect(inner(list, '[part~=error]')!.textContent).to.equal('doc.pdf: this file type is not accepted.');
     add('https://example.com/cat.png');
     add('https://example.com/photo');
+    // A link with no file name (a host's root) is the service's to judge, named by its host.
+    add('http://127.0.0.1:5273/');
     await list.updateComplete;
+    expect(inner(list, '[part~=error]')!.textContent).to.equal('');
     expect(list.value).to.deep.equal([
       { transfer_method: 'remote_url', url: 'https://example.com/cat.png', type: 'image' },
       { transfer_method: 'remote_url', url: 'https://example.com/photo', type: undefined },
+      { transfer_method: 'remote_url', url: 'http://127.0.0.1:5273/', type: undefined },
     ]);
+    expect([...list.shadowRoot!.querySelectorAll('[part~=file-name]')].map((n) => n.textContent)).to.deep.equal(['cat.png', 'photo', '127.0.0.1:5273']);
     // Full: the entry is gone.
     expect(inner(list, '[part~=url-input]')).to.be.null;
   });
