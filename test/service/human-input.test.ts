@@ -176,7 +176,7 @@ describe('a run through both forms on one stream', () => {
         events.push(event);
         const form = await wf.getForm(event.data.form_token!);
         assert.deepEqual(form.resolved_default_values, { signoff_note: 'All good' });
-        assert.ok(form.form_content.startsWith('## Final sign-off\n\nPriority **high**, approved with the note: All good'));
+        assert.ok(form.form_content.startsWith('Priority **high**, approved with the note: All good'));
         await wf.submitForm(event.data.form_token!, { inputs: { signoff_note: 'Go!' }, action: 'confirm', user });
       }
     }
@@ -188,8 +188,8 @@ describe('a run through both forms on one stream', () => {
     ]);
     const filled = live(seen).filter((e): e is RunEventOf<'human_input_form_filled'> => e.event === 'human_input_form_filled');
     assert.equal(filled[0]!.data.action_id, 'approve');
-    assert.match(filled[0]!.data.rendered_content, /\*\*Cover image\*\* \(PNG or JPEG\)\n\n\[file\]\n\n/);
-    assert.match(filled[0]!.data.rendered_content, /\*\*Supporting files\*\* \(up to 3 documents or images\)\n\n\[2 files\]$/);
+    assert.match(filled[0]!.data.rendered_content, /\*\*Cover image\*\* \(PNG or JPEG\):\n\n\[file\]\n\n/);
+    assert.match(filled[0]!.data.rendered_content, /\*\*Supporting files\*\* \(up to 3 documents or images\):\n\n\[2 files\]$/);
     const submitted = filled[0]!.data.submitted_data!;
     assert.equal(submitted.priority, 'high');
     assert.deepEqual(submitted.cover, { type: 'image', transfer_method: 'local_file', upload_file_id: (inputs.cover as { upload_file_id: string }).upload_file_id, filename: 'cover.png', extension: 'png', mime_type: 'image/png', size: PNG.length });
