@@ -39,11 +39,13 @@ export const styles = [
       }
       [part~='action-accent'] {
         border-color: var(--_a);
-        color: var(--_a);
+        /* On a dark Canvas the accent is lightened so its text stays readable. */
+        color: light-dark(var(--_a), color-mix(in srgb, var(--_a), CanvasText));
       }
       [part~='action-ghost'] {
         border-color: transparent;
         background: none;
+        color: inherit;
       }
       [part~='status'],
       [part~='countdown'] {

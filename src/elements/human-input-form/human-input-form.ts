@@ -1,5 +1,5 @@
 import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Transport } from '../../client/transport.js';
 import { ServiceError } from '../../client/errors.js';
 import {
@@ -18,7 +18,7 @@ import type { HitlFile } from '../hitl-file/hitl-file.js';
 import { toggleState, type HitlControl } from '../shared/control.js';
 import { renderMarkdown, SLOT_TAG } from '../shared/markdown.js';
 import { SessionSource } from '../shared/session.js';
-import { canonical, format, formatUnit, localeOf, termsFor, type Terms } from '../shared/terms.js';
+import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Terms } from '../shared/terms.js';
 import { uploadFile } from '../shared/upload.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
 import { styles } from './human-input-form.styles.js';
@@ -35,7 +35,7 @@ interface Shown {
   controls: HitlControl[];
 }
 
-/** An answered form: its content as submitted and the chosen action. */
+/** A form no longer open: its content as submitted and the chosen action ('' when it timed out, its inputs kept). */
 interface Filled {
   title: string;
   body: HTMLElement;
@@ -50,6 +50,9 @@ const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,
 const seg = encodeURIComponent;
 const formPath = (token: string) => `/form/human_input/${seg(token)}`;
 
+/** The elements on the page, in the order they came, so forms of one title get distinct landmark names. */
+const live = new Set<HumanInputForm>();
+
 /**
  * Renders the form of a workflow run paused at a human-input node, submits the answer through
  * the host backend's relay, and follows the run as it resumes and pauses again.
@@ -59,7 +62,7 @@ const formPath = (token: string) => `/form/human_input/${seg(token)}`;
  *
  * @fires form-shown - A form is on screen (`FormShownEvent`).
  * @fires before-submit - Cancelable, before a submission (`BeforeSubmitEvent`).
- * @fires submitted - The service accepted the submission (`SubmittedEvent`).
+ * @fires submitted - The service accepted the submission (`SubmittedEvent`); always before the run's events that follow it.
  * @fires timed-out - The form expired, or the run timed it out (`TimedOutEvent`).
  * @fires run-finished - The run reached `workflow_finished` (`RunFinishedEvent`).
  * @fires form-error - A failure, with `{code, message, status}` (`FormErrorEvent`).
@@ -75,6 +78,7 @@ const formPath = (token: string) => `/form/human_input/${seg(token)}`;
  * @csspart action - An action button; also `action-primary`, `action-default`, `action-accent`, `action-ghost`.
  * @csspart filled - An answered form.
  * @csspart chosen - The action chosen for it.
+ * @csspart note - Why a form closed unanswered (its time ran out); it stays under the form.
  * @csspart status - The announced status line.
  * @csspart error - An error message.
  * @csspart retry - The retry button.
@@ -86,12 +90,14 @@ const formPath = (token: string) => `/form/human_input/${seg(token)}`;
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
  * @cssproperty --hitl-background - Background of the box.
- * @cssproperty --hitl-input-background - Background of the inputs.
- * @cssproperty --hitl-button-background - Background of non-primary buttons.
+ * @cssproperty --hitl-input-background - Background of the inputs; default `Canvas`, which follows the page's `color-scheme`.
+ * @cssproperty --hitl-input-color - Text colour of the inputs; default `CanvasText`.
+ * @cssproperty --hitl-button-background - Background of non-primary buttons; default `Canvas`.
+ * @cssproperty --hitl-button-color - Text colour of non-primary buttons; default `CanvasText`.
  * @cssproperty --hitl-font - Font shorthand.
  * @cssproperty --hitl-color - Text colour.
- * @cssproperty --hitl-muted-color - Colour of the status line, countdown and hints.
- * @cssproperty --hitl-error-color - Colour of error messages.
+ * @cssproperty --hitl-muted-color - Colour of the status line, countdown and hints; default the text colour, faded.
+ * @cssproperty --hitl-error-color - Colour of error messages; default a red for light or dark `color-scheme`.
  *
  * @cssstate loading - Getting a session, starting or opening the run.
  * @cssstate waiting - The run is working; nothing to answer.
@@ -117,7 +123,10 @@ export class HumanInputForm extends LitElement {
     draftStorage: { attribute: 'draft-storage' },
   };
 
-  /** URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`). */
+  /**
+   * URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`).
+   * Required: without it the element shows an error (`form-error` code `session_url_missing`).
+   */
   sessionUrl = '';
   /** Follow this run instead of starting one. */
   runId = '';
@@ -151,15 +160,22 @@ export class HumanInputForm extends LitElement {
   #acted = false;
   /** What to focus after the next render: an element, or a selector. */
   #focus: HTMLElement | string = '';
+  /** While a submission is in flight, the run's events wait here for its answer. */
+  #held: (() => void)[] | undefined;
+  /** The title on screen, and the locale rendered last. */
+  #name = '';
+  #lang = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
+    live.add(this);
     this.#timer = window.setInterval(() => this.#tick(), 1000);
     if (this.hasUpdated) void this.#connect();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    live.delete(this);
     clearInterval(this.#timer);
     this.#abort.abort();
   }
@@ -191,45 +207,62 @@ export class HumanInputForm extends LitElement {
     const form = this.#form;
     if (!form || this.#phase !== 'ready') return;
     this.#acted = true;
-    const invalid = form.controls.find((c) => !c.reportValidity());
-    if (invalid) return this.#problem(this.#terms.fix, invalid);
+    // Every input shows its problem at once; focus goes to the first.
+    const invalid = form.controls.filter((c) => !c.reportValidity());
+    if (invalid[0]) return this.#problem(this.#terms.fix, invalid[0]);
     const inputs = Object.fromEntries(form.controls.map((c) => [c.name, c.value]));
     if (!this.dispatchEvent(new BeforeSubmitEvent(actionId, inputs))) return;
     this.#set('submitting');
     const signal = this.#abort.signal;
+    // The resumed run's events can come on the open stream before the POST's answer: they wait,
+    // so `submitted` always comes before what follows it (`run-finished` among them).
+    const held: (() => void)[] = (this.#held = []);
     try {
       // Events reach only listeners already attached: follow the run before it resumes.
       await this.#open;
       await this.#api!.json('POST', formPath(form.token), { json: { inputs, action: actionId, user: '' }, signal });
+      this.#draft(form.token, null);
+      const action = form.def.user_actions.find((a) => a.id === actionId)!;
+      let filled;
+      if (this.formToken) {
+        // A standalone form has no run to follow: show what the service records.
+        filled = { node_title: form.title, rendered_content: renderWithOutputs(form.def.form_content, form.def.inputs, inputs), action_id: actionId, action_text: action.title };
+        this.#addFilled(form.title, filled.rendered_content, action.title);
+        this.#form = undefined;
+        this.#ended = true;
+      }
+      this.#set('submitted');
+      this.dispatchEvent(new SubmittedEvent(actionId, inputs, filled));
     } catch (error) {
       if (!signal.aborted) this.#rejected(toErrorBody(error), form);
-      return;
+    } finally {
+      this.#held = undefined;
+      for (const replay of held) replay();
     }
-    this.#draft(form.token, null);
-    const action = form.def.user_actions.find((a) => a.id === actionId)!;
-    let filled;
-    if (this.formToken) {
-      // A standalone form has no run to follow: show what the service records.
-      filled = { node_title: form.title, rendered_content: renderWithOutputs(form.def.form_content, form.def.inputs, inputs), action_id: actionId, action_text: action.title };
-      this.#addFilled(form.title, filled.rendered_content, action.title);
-      this.#form = undefined;
-      this.#ended = true;
-    }
-    // The run's `human_input_form_filled` may have arrived first and moved on.
-    if ((this.#phase as Phase) === 'submitting') this.#set('submitted');
-    this.dispatchEvent(new SubmittedEvent(actionId, inputs, filled));
   }
 
   get #terms(): Terms {
     return termsFor(this.#locale, this);
   }
 
+  /** The locale in force: English until (and unless) the wanted one's terms are there, Intl included. */
   get #locale(): string {
-    return localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en';
+    return intlLocale(localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en', this);
+  }
+
+  /** A form's title: the node's, else the app's, else a generic one. */
+  #title(title: string): string {
+    return title || this.#site?.title || this.#terms.untitled;
   }
 
   async #connect(): Promise<void> {
-    if (this.#ended || !this.sessionUrl) return;
+    if (this.#ended) return;
+    if (!this.sessionUrl) {
+      // In English for the developer; the page shows it in the user's language.
+      const message = termsFor().noSession;
+      if (this.#phase !== 'error') console.warn(`<${this.localName}>`, message);
+      return this.#fail({ code: 'session_url_missing', message, status: 0 });
+    }
     this.#abort.abort();
     const { signal } = (this.#abort = new AbortController());
     this.#set(this.#form ? 'ready' : 'loading');
@@ -280,7 +313,7 @@ export class HumanInputForm extends LitElement {
           },
           onmessage: (message) => {
             const event = toRunEvent(message);
-            if (event) this.#event(event, signal);
+            if (event) this.#held ? this.#held.push(() => this.#event(event, signal)) : this.#event(event, signal);
           },
           onerror: (error) => {
             throw error;
@@ -332,10 +365,14 @@ export class HumanInputForm extends LitElement {
         this.#addFilled(event.data.node_title, event.data.rendered_content, event.data.action_text);
         this.#set('waiting', true);
         break;
-      case 'human_input_form_timeout':
+      case 'human_input_form_timeout': {
         if (this.#phase !== 'expired') this.dispatchEvent(new TimedOutEvent(event.data.expiration_time, false));
+        // The form stays, closed with what was typed and a note that outlasts the run's end.
+        const form = this.#form;
+        if (form) this.#filled = [...this.#filled, { title: form.title, body: form.body, action: '' }];
         this.#set('timeout', true);
         break;
+      }
       case 'workflow_finished':
         this.#ended = true;
         this.#alert = event.data.error ?? '';
@@ -398,7 +435,11 @@ export class HumanInputForm extends LitElement {
     }
     // Inputs the content never mentions come after it.
     for (const input of [...byName.values()]) body.append(make(input));
-    const save = () => this.#draft(token, Object.fromEntries(controls.map((c) => [c.name, c.state])));
+    const save = () => {
+      this.#draft(token, Object.fromEntries(controls.map((c) => [c.name, c.state])));
+      // The summary of a failed check goes once every input is fine.
+      if (this.#alert === this.#terms.fix && controls.every((c) => c.checkValidity())) this.#problem('');
+    };
     body.addEventListener('input', save);
     body.addEventListener('change', save);
     this.#form = { token, title: request?.node_title ?? '', def, body, controls };
@@ -438,7 +479,7 @@ export class HumanInputForm extends LitElement {
   /** Shows a problem with the form and takes the user to it. */
   #problem(message: string, control?: HitlControl): void {
     this.#alert = message;
-    this.#focus = control ?? '[part~=error]';
+    this.#focus = control ?? (message && '[part~=error]');
     this.requestUpdate();
   }
 
@@ -486,25 +527,38 @@ export class HumanInputForm extends LitElement {
     const ready = phase === 'ready';
     const theme = this.#site?.chat_color_theme ?? '';
     const left = (form?.def.expiration_time ?? 0) - Date.now() / 1000;
+    // Inputs take the locale from the container: tell them when it changes (a locale loaded).
+    if (locale !== this.#lang) {
+      this.#lang = locale;
+      for (const control of form?.controls ?? []) control.requestUpdate();
+    }
+    // A landmark name unique on the page: a second form of the same title gets a number.
+    const title = form ? this.#title(form.title) : '';
+    if (title !== this.#name) {
+      this.#name = title;
+      for (const other of live) if (other !== this) other.requestUpdate();
+    }
+    const nth = [...live].filter((other) => other.#name === title).indexOf(this) + 1;
     return html`<div part="container" lang=${locale} style=${CSS.supports('color', theme) ? `--hitl-site-accent:${theme}` : ''}>
       ${this.#filled.map(
         (filled) => html`<section part="filled">
-          <h2 part="title">${filled.title}</h2>
-          ${filled.body}
-          <p part="chosen">${format(t.chose, filled.action)}</p>
+          <h2 part="title">${this.#title(filled.title)}</h2>
+          ${filled.action ? filled.body : html`<fieldset disabled>${filled.body}</fieldset>`}
+          <p part=${filled.action ? 'chosen' : 'note'}>${filled.action ? format(t.chose, filled.action) : t.timeout}</p>
         </section>`,
       )}
       ${form
         ? html`<form
             part="form"
-            aria-labelledby="title"
+            aria-labelledby=${nth > 1 ? nothing : 'title'}
+            aria-label=${nth > 1 ? format(t.nth, title, nth) : nothing}
             novalidate
             @submit=${(e: SubmitEvent) => {
               e.preventDefault();
               void this.submit((e.submitter as HTMLButtonElement).value);
             }}
           >
-            <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${form.title || this.#site?.title || t.untitled}</h2>
+            <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${title}</h2>
             ${left > 0 && (ready || phase === 'submitting') ? html`<p part="countdown" role="timer">${format(t.timeLeft, duration(left, locale))}</p>` : ''}
             <fieldset part="fields" ?disabled=${!ready}>
               ${form.body}
@@ -514,8 +568,8 @@ export class HumanInputForm extends LitElement {
             </fieldset>
           </form>`
         : ''}
-      ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.#alert}</p>` : ''}
-      ${phase === 'error'
+      ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.sessionUrl ? this.#alert : t.noSession}</p>` : ''}
+      ${phase === 'error' && this.sessionUrl
         ? html`<button
             part="retry"
             @click=${() => {

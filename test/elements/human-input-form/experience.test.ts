@@ -19,6 +19,21 @@ describe('<human-input-form> for every user', () => {
     await until(() => inner(control(zh, 'choice')!, '[part~=error]')!.textContent === '此项为必填项。', 'a Chinese validation message');
   });
 
+  it('reads English throughout, Intl included, when the wanted language has no terms', async () => {
+    // German ships no terms: the words fall back to English, and so must the numbers and units.
+    const el = await mount({ lang: 'de' });
+    expect($(el, '[part~=container]')!.getAttribute('lang')).to.equal('en');
+    expect($(el, '[part~=countdown]')!.textContent).to.match(/^Time left: [23](\.\d)? days$/);
+    const screenshot = control(el, 'screenshot')!;
+    const picker = inner<HTMLInputElement>(screenshot, '[type=file]')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['x'.repeat(74)], 'shot.png', { type: 'image/png' }));
+    picker.files = transfer.files;
+    picker.dispatchEvent(new Event('change'));
+    await screenshot.updateComplete;
+    expect(inner(screenshot, '[part~=file-size]')!.textContent).to.equal('74 bytes');
+  });
+
   it("uses the app's default language and colour when the page sets neither", async () => {
     const saved = document.documentElement.getAttribute('lang');
     document.documentElement.removeAttribute('lang');
@@ -73,6 +88,72 @@ describe('<human-input-form> for every user', () => {
     await until(() => el.shadowRoot!.activeElement === $(el, '[part~=status]'), 'focus on the status');
     expect($(el, '[part~=filled] [part~=content]')!.textContent).to.contain('alpha').and.contain('From the keyboard');
     before.remove();
+  });
+
+  it('tells assistive tech that a file input is required, and when it is invalid', async () => {
+    const el = await mount();
+    const group = inner(control(el, 'screenshot')!, '[part~=files]')!;
+    // The accessible description: the text of the elements aria-describedby names, hidden or not.
+    const description = () =>
+      group
+        .getAttribute('aria-describedby')!
+        .split(' ')
+        .map((id) => group.getRootNode() instanceof ShadowRoot && (group.getRootNode() as ShadowRoot).getElementById(id)?.textContent?.trim())
+        .filter(Boolean)
+        .join(' ');
+    expect(group.getAttribute('role')).to.equal('group');
+    expect(description()).to.equal('Required Accepted: jpg, jpeg, png, webp, gif, svg.');
+    expect(group.getAttribute('aria-invalid')).to.equal('false');
+    action(el, 'Approve').click();
+    await until(() => group.getAttribute('aria-invalid') === 'true', 'the invalid state');
+    expect(description()).to.equal('Required Accepted: jpg, jpeg, png, webp, gif, svg. This field is required.');
+    // An optional file input says nothing of the kind.
+    const optional = await fixture<HTMLElement>(html`<hitl-file name="f" label="F"></hitl-file>`);
+    expect(optional.shadowRoot!.getElementById('required')).to.be.null;
+    await expectNoAxeViolations(el);
+  });
+
+  it('keeps every control readable on a dark page', async () => {
+    const root = document.documentElement;
+    const saved = [root.style.colorScheme, document.body.style.background, document.body.style.color];
+    Object.assign(root.style, { colorScheme: 'dark' });
+    Object.assign(document.body.style, { background: '#0b0f17', color: '#e5e7eb' });
+    try {
+      const el = await mount();
+      const styles = await mount({ app: 'hitl-styles' });
+      // Problems shown, a file row, a link: every kind of text the form has.
+      action(el, 'Approve').click();
+      const reports = control(el, 'reports')!;
+      inner<HTMLInputElement>(reports, '[part~=url-input]')!.value = 'https://example.com/report.pdf';
+      inner<HTMLButtonElement>(reports, '[part~=url-button]')!.click();
+      const shot = new DataTransfer();
+      shot.items.add(new File(['x'.repeat(74)], 'shot.png', { type: 'image/png' }));
+      inner(control(el, 'screenshot')!, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: shot, bubbles: true, cancelable: true }));
+      await until(() => control(el, 'screenshot')!.value, 'the upload');
+      await el.updateComplete;
+      const area = inner(control(el, 'summary')!, 'textarea')!;
+      // The fields pair a dark background with light text, from the page's color-scheme.
+      expect(getComputedStyle(area).backgroundColor).not.to.equal('rgb(255, 255, 255)');
+      expect(getComputedStyle(area).color).to.equal('rgb(255, 255, 255)');
+      for (const form of [el, styles]) await expectNoAxeViolations(form);
+    } finally {
+      [root.style.colorScheme, document.body.style.background, document.body.style.color] = saved as [string, string, string];
+    }
+  });
+
+  it('names each form landmark uniquely, even two forms of the same step', async () => {
+    const page = await fixture<HTMLElement>(html`<div>
+      <human-input-form session-url=${sessionUrl('hitl-simple')} lang="en"></human-input-form>
+      <human-input-form session-url=${sessionUrl('hitl-simple')} lang="en"></human-input-form>
+    </div>`);
+    const [first, second] = [...page.querySelectorAll('human-input-form')];
+    await until(() => hasState(first!, 'ready') && hasState(second!, 'ready'), 'both forms');
+    await Promise.all([first!.updateComplete, second!.updateComplete]);
+    expect($(first!, 'form')!.getAttribute('aria-labelledby')).to.equal('title');
+    expect($(second!, 'form')!.getAttribute('aria-label')).to.equal('Quick question (2)');
+    // The visible title stays the node title.
+    expect($(second!, '#title')!.textContent).to.equal('Quick question');
+    await expectNoAxeViolations(page);
   });
 
   it('announces every state in a live region, with no axe violations on a form of every input type', async () => {

@@ -161,10 +161,73 @@ describe('<human-input-form>', () => {
     await until(() => hasState(standalone, 'submitted'), 'the submitted state');
     expect(statusText(standalone)).to.equal('Submitted.');
     expect($(standalone, '[part~=chosen]')!.textContent).to.equal('You chose “Skip”.');
+    // The answered form keeps the title it had.
+    expect($(standalone, '[part~=filled] [part~=title]')!.textContent).to.equal('Simple answer');
     expect($(standalone, '[part~=filled] [part~=content]')!.textContent).to.contain('From the form page');
     // The followed run moves on too.
     await until(() => hasState(followed, 'finished'), 'the followed run to finish');
     expect($(followed, '[part~=chosen]')!.textContent).to.equal('You chose “Skip”.');
+  });
+
+  it('fires submitted before run-finished, even when the submission is answered after the resumed run has ended', async () => {
+    const { client, runId } = await startRun('hitl-simple');
+    const el = await mount({ app: 'hitl-simple', runId });
+    const order: string[] = [];
+    for (const name of ['submitted', 'run-finished']) el.addEventListener(name, () => order.push(name));
+    el.addEventListener('run-event', (e) => order.push(e.event.event));
+    // A second follower of the run, to know when it has ended.
+    const ended = (async () => {
+      for await (const event of client.workflowEvents(runId, { user: 'ignored-by-the-relay', continue_on_pause: true })) if (event.event === 'workflow_finished') return;
+    })();
+    // The submission's answer comes late, as on a slow network: by then the service has resumed
+    // and finished the run, whose events have come over the element's stream meanwhile.
+    const { fetch } = window;
+    window.fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === 'POST' && String(input).includes('/form/human_input/')) {
+        await ended;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return response;
+    };
+    try {
+      choose(control(el, 'choice')!, 'alpha');
+      action(el, 'Send').click();
+      await until(() => order.includes('run-finished'), 'the end of the run');
+    } finally {
+      window.fetch = fetch;
+    }
+    expect(order.indexOf('submitted'), order.join()).to.be.within(0, order.indexOf('human_input_form_filled'));
+    expect(order.slice(-2)).to.deep.equal(['workflow_finished', 'run-finished']);
+    expect(hasState(el, 'finished')).to.be.true;
+    expect($(el, '[part~=chosen]')!.textContent).to.equal('You chose “Send”.');
+  });
+
+  it('says so, visibly and in the console, when it has no session-url', async () => {
+    const warnings: unknown[][] = [];
+    const { warn } = console;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const el = await fixture<HumanInputForm>(html`<human-input-form lang="en"></human-input-form>`);
+      await until(() => hasState(el, 'error'), 'the error state');
+      expect($(el, '[role=alert]')!.textContent).to.equal('This form cannot load: its session-url attribute is missing.');
+      expect(statusText(el)).to.equal('Something went wrong.');
+      // Trying again cannot help until the attribute is set.
+      expect($(el, '[part~=retry]')).to.be.null;
+      await expectNoAxeViolations(el);
+      el.setAttribute('session-url', '');
+      await el.updateComplete;
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]!.join(' ')).to.contain('human-input-form').and.contain('session-url');
+      el.setAttribute('session-url', sessionUrl('hitl-simple'));
+      await until(() => hasState(el, 'ready'), 'the form once the attribute is set');
+      expect($(el, '[role=alert]')).to.be.null;
+
+      const ja = await fixture<HumanInputForm>(html`<human-input-form lang="ja"></human-input-form>`);
+      await until(() => $(ja, '[role=alert]')?.textContent === 'フォームを読み込めません：session-url 属性が指定されていません。', 'the Japanese message');
+    } finally {
+      console.warn = warn;
+    }
   });
 
   it('shows an error with a retry that works once the cause is gone', async () => {

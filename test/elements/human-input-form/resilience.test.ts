@@ -131,15 +131,32 @@ describe('<human-input-form> under failure', () => {
     expect($(el, '[part~=countdown]')).to.be.null;
     await until(() => hasState(el, 'timeout') || hasState(el, 'finished'), 'the timeout from the run', 4000);
     await until(() => hasState(el, 'finished'), 'the timeout branch to finish', 4000);
+    // The form stays, closed with what was typed, and says why even after the run has finished.
+    const closed = $(el, '[part~=filled]')!;
+    expect(closed.querySelector('[part~=title]')!.textContent).to.equal('Decide quickly');
+    expect(closed.querySelector('[part~=note]')!.textContent).to.equal('Time ran out for this step.');
+    const answer = inner<HTMLTextAreaElement>(closed.querySelector('hitl-paragraph')!, 'textarea')!;
+    expect(answer.value).to.equal('too slow');
+    expect(answer.disabled).to.be.true;
+    expect(statusText(el)).to.equal('The workflow has finished.');
+    expect($(el, 'form')).to.be.null;
+    await expectNoAxeViolations(el);
   });
 
   it('reports a form the run timed out (QA expiry) and one already answered elsewhere', async () => {
     const { runId, form } = await startRun('hitl-simple');
     const el = await mount({ app: 'hitl-simple', runId });
     const timedOut = oneEvent(el, TimedOutEvent.type) as Promise<TimedOutEvent>;
+    type(control(el, 'comment')!, 'half an answer');
     await qa(`/forms/${form.form_token}/expire`, {});
     expect((await timedOut).local).to.be.false;
     await until(() => statusText(el) === 'Time ran out for this step.' || hasState(el, 'finished'), 'the timeout');
+    // Whatever the run does next, the timed-out form stays with its values and its note.
+    expect($(el, '[part~=note]')!.textContent).to.equal('Time ran out for this step.');
+    await control(el, 'comment')!.updateComplete;
+    expect(inner<HTMLTextAreaElement>(control(el, 'comment')!, 'textarea')!.value).to.equal('half an answer');
+    expect(inner<HTMLTextAreaElement>(control(el, 'comment')!, 'textarea')!.disabled).to.be.true;
+    expect(localStorage.getItem(`hitl-draft:${form.form_token}`)).to.be.null;
 
     const other = await startRun('hitl-simple');
     const a = await mount({ app: 'hitl-simple', formToken: other.form.form_token! });
@@ -161,7 +178,7 @@ describe('<human-input-form> under failure', () => {
     await until(() => hasState(el, 'finished'), 'the email form to time out and the run to end', 5000);
   });
 
-  it('checks every input before submitting and takes the user to the first problem', async () => {
+  it('checks every input before submitting, flags every problem at once, takes the user to the first, and drops the summary once all is fixed', async () => {
     const el = await mount();
     let sent = false;
     el.addEventListener('before-submit', () => (sent = true));
@@ -170,12 +187,68 @@ describe('<human-input-form> under failure', () => {
     expect($(el, '[role=alert]')!.textContent).to.equal('Check the highlighted fields.');
     expect(sent).to.be.false;
     const priority = control(el, 'priority')!;
-    expect(inner(priority, '[part~=error]')!.textContent).to.equal('This field is required.');
+    await el.updateComplete;
+    // Every required input says so in one go, not one per submit.
+    for (const name of ['priority', 'screenshot', 'reports']) {
+      const input = control(el, name)!;
+      await input.updateComplete;
+      expect(inner(input, '[part~=error]')!.textContent, name).to.equal('This field is required.');
+      expect(input.matches(':state(user-invalid)'), name).to.be.true;
+    }
     expect(inner(priority, 'select')!.getAttribute('aria-invalid')).to.equal('true');
     await until(() => priority.matches(':focus-within'), 'focus on the first invalid input');
     // The optional paragraph is not flagged.
     expect(inner(control(el, 'summary')!, '[part~=error]')!.textContent).to.equal('');
     await expectNoAxeViolations(el);
+
+    // Fixing the inputs, without submitting again, takes the summary away.
+    choose(priority, 'high');
+    await el.updateComplete;
+    expect($(el, '[role=alert]')).to.exist;
+    for (const [name, link] of [['screenshot', 'https://example.com/shot.png'], ['reports', 'https://example.com/report.pdf']] as const) {
+      inner<HTMLInputElement>(control(el, name)!, '[part~=url-input]')!.value = link;
+      inner<HTMLButtonElement>(control(el, name)!, '[part~=url-button]')!.click();
+    }
+    await el.updateComplete;
+    expect($(el, '[role=alert]')).to.be.null;
+    expect(inner(control(el, 'reports')!, '[part~=error]')!.textContent).to.equal('');
+  });
+
+  it('shows an upload under way as such, and asks to wait for it only when a submit is attempted', async () => {
+    const el = await mount({ app: 'hitl-files' });
+    const notes = control(el, 'notes')!;
+    const pictures = control(el, 'pictures')!;
+    inner<HTMLInputElement>(pictures, '[part~=url-input]')!.value = 'https://example.com/cat.png';
+    inner<HTMLButtonElement>(pictures, '[part~=url-button]')!.click();
+    await qa('/settings', { latencyMs: 600 });
+    try {
+      const picker = inner<HTMLInputElement>(notes, '[type=file]')!;
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['# Notes'], 'notes.md', { type: 'text/markdown' }));
+      picker.files = transfer.files;
+      picker.dispatchEvent(new Event('change'));
+      await notes.updateComplete;
+      // Uploading is no mistake: a neutral status, no error, no summary.
+      expect(inner(notes, '[role=status]')!.textContent).to.equal('Uploading (1)…');
+      expect(inner(notes, '[part~=error]')!.textContent).to.equal('');
+      expect(inner(notes, '[part~=files]')!.getAttribute('aria-invalid')).to.equal('false');
+      expect($(el, '[role=alert]')).to.be.null;
+      // A submit attempt meanwhile is held back, and says why at the input.
+      action(el, 'Send files').click();
+      await notes.updateComplete;
+      expect(inner(notes, '[part~=error]')!.textContent).to.equal('Wait for the uploads to finish, or remove the failed ones.');
+      await el.updateComplete;
+      expect($(el, '[role=alert]')!.textContent).to.equal('Check the highlighted fields.');
+      expect(hasState(el, 'ready')).to.be.true;
+      // Once the upload is done, both messages go.
+      await until(() => notes.value, 'the upload');
+      await notes.updateComplete;
+      expect(inner(notes, '[part~=error]')!.textContent).to.equal('');
+      await el.updateComplete;
+      expect($(el, '[role=alert]')).to.be.null;
+    } finally {
+      await qa('/settings', { latencyMs: 0 });
+    }
   });
 
   it('leaves a failed session visible with a retry', async () => {
