@@ -7,7 +7,7 @@
  *   GET   /api/qa                           the fault settings
  *   PATCH /api/qa/settings                  latencyMs, failRemoteFetch, cutStreamAfter, …
  *   POST  /api/qa/cut-next-stream {after}   the next run stream opened closes after `after` events
- *   POST  /api/qa/forms/<token>/expire      the form times out now
+ *   POST  /api/qa/forms/<token|id>/expire   the form times out now (by id: a form answered by email has no token)
  *   POST  /api/qa/runs/<id>/fail            the run fails as on a provider error
  *   POST  /api/qa/reset                     the service forgets every run and form
  *
@@ -65,7 +65,7 @@ export function createQaProxy(serviceOrigin: string): QaProxy {
     }
     const expire = /^\/forms\/([^/]+)\/expire$/.exec(rest);
     if (expire && method === 'POST') {
-      if (!SEGMENT.test(expire[1]!)) return problem(400, 'invalid_param', 'A form token is letters, digits, `-` or `_`.');
+      if (!SEGMENT.test(expire[1]!)) return problem(400, 'invalid_param', 'A form token or id is letters, digits, `-` or `_`.');
       return pass(await admin('POST', `/forms/${expire[1]}/expire`));
     }
     const fail = /^\/runs\/([^/]+)\/fail$/.exec(rest);

@@ -35,7 +35,7 @@ function detail(event: RunEvent): string {
     case 'text_chunk':
       return ` ${JSON.stringify(event.data.text)}`;
     case 'human_input_required':
-      return ` “${event.data.node_title}”${event.data.form_token ? '' : ' (no form token: not drivable here)'}`;
+      return ` “${event.data.node_title}”${event.data.form_token ? '' : ' (answered by email: no form token; QA can still expire it)'}`;
     case 'human_input_form_filled':
       return ` “${event.data.action_text}”`;
     case 'workflow_finished':

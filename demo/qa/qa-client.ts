@@ -27,7 +27,8 @@ export const qa = {
   settings: () => call<QaSettings>('GET', ''),
   change: (settings: Partial<QaSettings>) => call<QaSettings>('PATCH', '/settings', settings),
   cutNextStream: (after: number) => call<QaSettings>('POST', '/cut-next-stream', { after }),
-  expireForm: (token: string) => call<{ status: string }>('POST', `/forms/${encodeURIComponent(token)}/expire`),
+  /** `form`: the form's token, or its id (a form answered by email has no token). */
+  expireForm: (form: string) => call<{ status: string }>('POST', `/forms/${encodeURIComponent(form)}/expire`),
   failRun: (runId: string) => call<{ status: string }>('POST', `/runs/${encodeURIComponent(runId)}/fail`),
   reset: () => call<unknown>('POST', '/reset'),
 };

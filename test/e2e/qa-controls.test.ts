@@ -21,6 +21,10 @@ test('"Expire the form now": the service times the form out and the element stop
   await page.locator('#log').getByText('human_input_form_timeout').waitFor({ timeout: 10_000 });
   await approve.waitFor({ state: 'detached', timeout: 5_000 });
   await page.getByRole('button', { name: 'Expire the form now', disabled: true }).waitFor({ timeout: 5_000 });
+  // The status line told of that run: the next one starts without it.
+  await page.getByRole('button', { name: 'New run', exact: true }).click();
+  await firstTextbox(page.locator('human-input-form'));
+  assert.equal(await page.locator('#qa-status').textContent(), '');
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -67,7 +71,7 @@ test('a run whose stream drops: the element reconnects, shows the form once, and
 test('latency and failing remote fetches are set on the service from the page; reset puts them back', async () => {
   const { page, problems } = await openPage();
   // The app without a drafting step: few events, so the added latency stays short.
-  await page.getByLabel('App').selectOption({ label: 'Expense approval (workflow)' });
+  await page.locator('#app').selectOption({ label: 'Expense approval' });
   await page.locator('#log').getByText('human_input_required').waitFor({ timeout: 10_000 });
   await page.getByLabel('Latency of every response (ms)').fill('300');
   await page.getByRole('button', { name: 'Apply' }).click();

@@ -37,7 +37,9 @@ test('the page runs the deployment\'s app, with the QA controls off and explaine
   await page.goto(demo.url);
   await page.getByText('A real deployment (UPSTREAM_URL)', { exact: true }).waitFor();
   // The one app of APP_API_KEY, named by the deployment's GET /info, with its GET /parameters inputs.
-  assert.deepEqual(await page.getByLabel('App').locator('option').allInnerTexts(), ['Expense approval (workflow)']);
+  const picker = page.locator('#app');
+  assert.deepEqual(await picker.locator('option').allInnerTexts(), ['Expense approval']);
+  assert.deepEqual(await picker.locator('optgroup').evaluateAll((groups) => groups.map((g) => g.getAttribute('label'))), ['Workflow']);
   assert.equal(await page.getByLabel('Amount').inputValue(), '120 EUR');
 
   await page.getByText('The QA controls drive the embedded service').waitFor();

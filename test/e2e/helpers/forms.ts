@@ -41,3 +41,14 @@ export async function expectCount(locator: Locator, count: number, timeoutMs = 5
     last = await locator.count();
   }
 }
+
+/** Waits until the input `locator` holds `value` (an element may fill its inputs after showing them). */
+export async function expectValue(locator: Locator, value: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await locator.inputValue();
+  while (last !== value) {
+    if (Date.now() > deadline) throw new Error(`expected ${String(locator)} to hold ${JSON.stringify(value)}, found ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await locator.inputValue();
+  }
+}
