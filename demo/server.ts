@@ -1,15 +1,16 @@
 /**
- * `npm start`: the demo pages (served by Vite), the sample host backend (session endpoint, relays,
- * QA controls) and, unless `UPSTREAM_URL` is set, the embedded service. Prints the demo URL.
+ * `npm start`: the demo pages (served by Vite, but for the static script-tag page), the sample
+ * host backend (session endpoint, relays, QA controls) and, unless `UPSTREAM_URL` is set, the
+ * embedded service. Prints the demo URL.
  *
- * Pages: `/` the QA page; `/react/` and `/vue/` the framework examples; `/script-tag/` the page
- * that uses only the script-tag bundle (from `npm run build`). The examples' own Vite configs use
- * the plugins exported here.
+ * Pages: `/` the QA page; `/react/`, `/vue/` and `/esm/` the framework and plain-module examples;
+ * `/script-tag/` the page that uses only the script-tag bundle (from `npm run build`), served with
+ * the locale files built beside it. The examples' own Vite configs use the plugins exported here.
  */
 import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,33 @@ const PACKAGE_NAME = 'hitl-elements';
 export interface DemoOptions extends HostBackendOptions {
   port?: number;
   host?: string;
+  /** Where `npm run build` put the script-tag bundle and its locale files (default `dist/`). */
+  bundleDir?: string;
+}
+
+/** The script-tag bundle, its locale files (`hitl-elements.ja.js`, `….companions.zh-Hans.js`…) and source map. */
+const BUNDLE_FILE = /^\/(hitl-elements(?:\.[A-Za-z-]+)*\.js(?:\.map)?)$/;
+const NEEDS_BUILD = 'Run `npm run build` first: the script-tag page loads dist/hitl-elements.js.';
+const SCRIPT_TAG_PAGE = /^\/script-tag(\/|\/index\.html)?$/;
+
+/**
+ * The script-tag page, served as a static site would serve it (not through Vite, whose client
+ * script would be a script of its own), with a notice on it while there is no bundle to load:
+ * the page has no script that could notice.
+ */
+function scriptTagPage(res: ServerResponse, path: string, bundleDir: string): void {
+  if (path === '/script-tag') {
+    res.writeHead(301, { Location: '/script-tag/' });
+    res.end();
+    return;
+  }
+  let html = readFileSync(join(REPO_ROOT, 'demo', 'script-tag', 'index.html'), 'utf8');
+  if (!existsSync(join(bundleDir, 'hitl-elements.js'))) {
+    const notice = NEEDS_BUILD.replace(/`([^`]+)`/, '<code>$1</code>');
+    html = html.replace('<main>', `<main>\n      <p role="alert" class="needs-build">${notice} Then reload this page.</p>`);
+  }
+  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(html);
 }
 
 export interface RunningDemo {
@@ -32,15 +60,23 @@ export interface RunningDemo {
 
 export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo> {
   const backend = await createHostBackend(options);
-  const bundle = join(REPO_ROOT, 'dist', 'hitl-elements.js');
+  const bundleDir = options.bundleDir ?? join(REPO_ROOT, 'dist');
   let vite: ViteDevServer | undefined;
   const server: Server = createServer((req, res) => {
     if (backend.handle(req, res)) return;
-    if (req.url === '/hitl-elements.js') {
+    const path = (req.url ?? '').split('?')[0]!;
+    if (SCRIPT_TAG_PAGE.test(path)) {
+      scriptTagPage(res, path, bundleDir);
+      return;
+    }
+    const bundleFile = BUNDLE_FILE.exec(path)?.[1];
+    if (bundleFile) {
       // The script-tag page uses the real bundle, so it needs `npm run build` first.
-      const built = existsSync(bundle);
-      res.writeHead(built ? 200 : 404, { 'Content-Type': built ? 'text/javascript' : 'text/plain', 'Cache-Control': 'no-store' });
-      res.end(built ? readFileSync(bundle) : 'Run `npm run build` first: the script-tag page loads dist/hitl-elements.js.');
+      const file = join(bundleDir, bundleFile);
+      const built = existsSync(file);
+      const type = bundleFile.endsWith('.map') ? 'application/json' : 'text/javascript';
+      res.writeHead(built ? 200 : 404, { 'Content-Type': built ? type : 'text/plain', 'Cache-Control': 'no-store' });
+      res.end(built ? readFileSync(file) : NEEDS_BUILD);
       return;
     }
     vite!.middlewares(req, res);
@@ -150,7 +186,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       const knowledgeKeys = fixture.knowledge?.keys.map((k) => k.key) ?? [];
       if (knowledgeKeys.length) console.log(`Knowledge keys: ${knowledgeKeys.join(', ')}`);
     }
-    console.log(`Demo: ${demo.url}  (examples: ${demo.url}react/  ${demo.url}vue/  ${demo.url}script-tag/)`);
+    console.log(`Demo: ${demo.url}  (examples: ${demo.url}react/  ${demo.url}vue/  ${demo.url}esm/  ${demo.url}script-tag/)`);
     const stop = () => void demo.close().then(() => process.exit(0));
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
