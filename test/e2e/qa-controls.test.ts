@@ -34,6 +34,9 @@ test('"Fail the run": the run ends as failed, and the element says so', async ()
   const finished = page.locator('human-input-form').evaluate(
     (element) => new Promise<string>((resolve) => element.addEventListener('run-finished', (e: { result: { status: string } }) => resolve(e.result.status), { once: true })),
   );
+  const reported = page.locator('human-input-form').evaluate(
+    (element) => new Promise<unknown>((resolve) => element.addEventListener('form-error', (e: { error: unknown }) => resolve(e.error), { once: true })),
+  );
   await page.getByRole('button', { name: 'Fail the run' }).click();
   await page.getByRole('status').filter({ hasText: 'run failed' }).waitFor({ timeout: 5_000 });
   assert.equal(await finished, 'failed');
@@ -41,6 +44,8 @@ test('"Fail the run": the run ends as failed, and the element says so', async ()
   // The run's in-stream error, and the element reporting it.
   await page.locator('#log').getByText(/form-error completion_request_error/).waitFor({ timeout: 5_000 });
   assert.match(await logText(page), /s error completion_request_error: .*\n.*s form-error completion_request_error/);
+  // The documented shape, not the whole stream event.
+  assert.deepEqual(Object.keys((await reported) as object).sort(), ['code', 'message', 'status']);
   await page.getByRole('button', { name: 'Fail the run', disabled: true }).waitFor({ timeout: 5_000 });
   assert.deepEqual(problems.filter((p) => !p.includes('completion_request_error')), []);
   await page.close();

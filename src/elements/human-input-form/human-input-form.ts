@@ -384,7 +384,8 @@ export class HumanInputForm extends LitElement {
         this.#ended = true;
         this.#alert = event.message;
         this.#set('failed', true);
-        this.dispatchEvent(new FormErrorEvent(event));
+        // The documented `{code, message, status}`, not the whole stream event.
+        this.dispatchEvent(new FormErrorEvent({ code: event.code, message: event.message, status: event.status }));
     }
   }
 
