@@ -381,7 +381,8 @@ describe('user injection', () => {
     assert.equal(JSON.parse(upstreamCalls.at(-1)!.body!).user, 'alice');
     const events = await drain(stream);
     const finished = find(events, 'workflow_finished');
-    assert.deepEqual(finished.data.created_by, { id: 'alice', user: 'alice' });
+    // The session's user, not the one the browser sent (`id` is its end-user record).
+    assert.equal((finished.data.created_by as { user: string }).user, 'alice');
 
     // Straight to the service: the run belongs to alice, not to the user the browser sent.
     const direct = (user: string) => fetch(`${svc.url}/workflow/${runId}/events?user=${user}`, { headers: { Authorization: `Bearer ${KEY}` } });
@@ -445,7 +446,7 @@ describe('the slice through the relay', () => {
     assert.equal(resumed.at(-1), finished);
     assert.equal(finished.data.status, 'succeeded');
     assert.equal(finished.data.outputs?.result, 'published');
-    assert.deepEqual(finished.data.created_by, { id: 'erin', user: 'erin' });
+    assert.equal((finished.data.created_by as { user: string }).user, 'erin');
 
     // The same answers as the service itself: one-shot form, one-frame events for a finished run.
     await assert.rejects(client.getForm(formToken), (error: unknown) => error instanceof ServiceError && error.status === 412 && error.code === 'human_input_form_submitted');
