@@ -403,11 +403,13 @@ export class HumanInputForm extends LitElement {
     const body = document.createElement('div');
     body.setAttribute('part', 'content');
     // Each slot becomes a marker, so its input lands exactly where the slot was (in a list, a
-    // table, mid-sentence); a slot that names no input renders nothing.
+    // table, mid-sentence); a slot that names no input renders nothing. The markers carry a key
+    // the content cannot guess, so a marker written in the content never moves or relabels an input.
+    const key = Math.random().toString(36).slice(2);
     body.append(
       renderMarkdown(
         splitFormContent(def.form_content)
-          .map((part) => (part.kind === 'markdown' ? part.text : byName.has(part.name) ? `<${SLOT_TAG} data-name="${part.name}"></${SLOT_TAG}>` : ''))
+          .map((part) => (part.kind === 'markdown' ? part.text : byName.has(part.name) ? `<${SLOT_TAG} data-name="${part.name}" data-key="${key}"></${SLOT_TAG}>` : ''))
           .join(''),
       ),
     );
@@ -430,7 +432,7 @@ export class HumanInputForm extends LitElement {
       return control;
     };
     for (const slot of body.querySelectorAll(SLOT_TAG)) {
-      const input = byName.get(slot.getAttribute('data-name')!);
+      const input = slot.getAttribute('data-key') === key ? byName.get(slot.getAttribute('data-name')!) : undefined;
       if (input) slot.replaceWith(make(input, takeLabel(slot)));
       else slot.remove();
     }

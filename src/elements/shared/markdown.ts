@@ -27,12 +27,16 @@ export function setTrustedTypesPolicy(value: NonNullable<Config['TRUSTED_TYPES_P
 /** The marker that stands in for a form input while the Markdown is rendered. */
 export const SLOT_TAG = 'hitl-slot';
 
-/** Sanitized nodes of a Markdown string (`hitl-slot` markers kept, form controls removed). */
+/**
+ * Sanitized nodes of a Markdown string (`hitl-slot` markers kept, form controls removed). No
+ * inline styles either: a `position: fixed` block would escape the shadow root and cover the page.
+ */
 export function renderMarkdown(markdown: string): DocumentFragment {
   return purify.sanitize(marked.parse(markdown, { async: false }), {
     RETURN_DOM_FRAGMENT: true,
     ADD_TAGS: [SLOT_TAG],
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
+    FORBID_ATTR: ['style'],
     TRUSTED_TYPES_POLICY: policy,
   });
 }

@@ -27,6 +27,11 @@ describe('<human-input-form> with hostile content', () => {
     // Markup may stay (an image, an empty svg); anything that runs is gone.
     expect(everything.filter((e) => ['script', 'iframe', 'object', 'embed'].includes(e.localName))).to.deep.equal([]);
     expect(everything.filter((e) => [...e.attributes].some((a) => a.name.startsWith('on') || /javascript:/i.test(a.value)))).to.deep.equal([]);
+    // No inline style (a fixed-position block would cover the host page), and a slot marker written
+    // in the content is not one of ours: the input stays at its real slot, with its own label.
+    expect(everything.filter((e) => e.hasAttribute('style') && $(el, '[part~=content]')!.contains(e))).to.deep.equal([]);
+    expect($$(el, '[part~=content] hitl-slot').length).to.equal(0);
+    expect($(el, '[part~=content]')!.querySelectorAll('hitl-paragraph').length).to.equal(1);
     // The content's own form and input are gone; only the element's form remains.
     expect($$(el, 'form').length).to.equal(1);
     expect($(el, '[part~=content]')!.querySelector('input, form')).to.be.null;
