@@ -120,6 +120,13 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
     }
     if (path === QA_PATH || path.startsWith(`${QA_PATH}/`)) {
       if (!qa) return problem(404, 'not_found', QA_UNAVAILABLE);
+      // Only the QA page itself may change them: another site open in the QA person's browser
+      // (also on loopback) must not reset the service or slow it down.
+      const site = request.headers.get('sec-fetch-site');
+      const origin = request.headers.get('origin');
+      if (request.method !== 'GET' && ((site && site !== 'same-origin' && site !== 'none') || (origin && origin !== url.origin))) {
+        return problem(403, 'forbidden', 'The QA controls answer the QA page only (same origin).');
+      }
       return qa.handle(request, path.slice(QA_PATH.length));
     }
     return problem(404, 'not_found', 'No such route.');
@@ -129,7 +136,8 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
     upstreamUrl: upstream,
     service,
     handle(req, res) {
-      const path = (req.url ?? '/').split('?')[0]!;
+      // The path the routes will see: dot segments resolved (`/api/x/../qa` is `/api/qa`).
+      const path = new URL(req.url ?? '/', 'http://host').pathname;
       if (path !== API_PATH && !path.startsWith(`${API_PATH}/`)) return false;
       if ((path === QA_PATH || path.startsWith(`${QA_PATH}/`)) && !isLoopback(req.socket.remoteAddress)) {
         // Like the service's own admin endpoint: a demo bound to a public address keeps them to itself.
