@@ -71,15 +71,3 @@ export class RunEventEvent extends Event {
     super(RunEventEvent.type, init);
   }
 }
-
-declare global {
-  interface HTMLElementEventMap {
-    'form-shown': FormShownEvent;
-    'before-submit': BeforeSubmitEvent;
-    submitted: SubmittedEvent;
-    'timed-out': TimedOutEvent;
-    'run-finished': RunFinishedEvent;
-    'form-error': FormErrorEvent;
-    'run-event': RunEventEvent;
-  }
-}

@@ -170,14 +170,16 @@ export class HumanInputForm extends LitElement {
     super.connectedCallback();
     live.add(this);
     this.#timer = window.setInterval(() => this.#tick(), 1000);
-    if (this.hasUpdated) void this.#connect();
+    // A move (removed and added again in one task) keeps its connection: a run being started has
+    // no id yet, so starting over would start a second run.
+    if (this.hasUpdated && this.#abort.signal.aborted) void this.#connect();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     live.delete(this);
     clearInterval(this.#timer);
-    this.#abort.abort();
+    queueMicrotask(() => this.isConnected || this.#abort.abort());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -617,4 +619,18 @@ function takeLabel(slot: Element): string | undefined {
 
 function toErrorBody(error: unknown): ErrorBody {
   return isErrorBody(error) ? error : { code: 'unknown', message: String((error as Error)?.message ?? error), status: 0 };
+}
+
+// Here rather than in events.ts: this module's declarations are what a define module brings, so
+// importing only a define module types the events too.
+declare global {
+  interface HTMLElementEventMap {
+    'form-shown': FormShownEvent;
+    'before-submit': BeforeSubmitEvent;
+    submitted: SubmittedEvent;
+    'timed-out': TimedOutEvent;
+    'run-finished': RunFinishedEvent;
+    'form-error': FormErrorEvent;
+    'run-event': RunEventEvent;
+  }
 }

@@ -251,6 +251,34 @@ describe('<human-input-form> under failure', () => {
     }
   });
 
+  it('starts one run even when the page moves it while the run is being started', async () => {
+    // Watches (does not change) the page's fetch, to count the run starts the element sends.
+    const realFetch = window.fetch;
+    let starts = 0;
+    window.fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/workflows/run')) starts++;
+      return realFetch(input, init);
+    };
+    await qa('/settings', { latencyMs: 300 });
+    try {
+      const [a, b] = [document.createElement('div'), document.createElement('div')];
+      document.body.append(a, b);
+      const el = document.createElement('human-input-form');
+      el.sessionUrl = sessionUrl();
+      a.append(el);
+      await until(() => starts === 1, 'the start request');
+      // The start is on its way (held by the latency) when a framework moves the element.
+      b.append(el);
+      await until(() => hasState(el, 'ready'), 'the form');
+      expect(starts).to.equal(1);
+      a.remove();
+      b.remove();
+    } finally {
+      window.fetch = realFetch;
+      await qa('/settings', { latencyMs: 0 });
+    }
+  });
+
   it('leaves a failed session visible with a retry', async () => {
     const el = await fixture<HumanInputForm>(html`<human-input-form session-url="/api/no-such-endpoint"></human-input-form>`);
     await until(() => hasState(el, 'error'), 'the error');
