@@ -78,7 +78,7 @@ test('latency and failing remote fetches are set on the service from the page; r
   // The app without a drafting step: few events, so the added latency stays short.
   await page.locator('#app').selectOption({ label: 'Expense approval' });
   await page.locator('#log').getByText('human_input_required').waitFor({ timeout: 10_000 });
-  await page.getByLabel('Latency of every response (ms)').fill('300');
+  await page.getByLabel('Latency of every response and stream event (ms)').fill('300');
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.getByRole('status').filter({ hasText: 'latency set to 300 ms' }).waitFor({ timeout: 5_000 });
   await page.getByLabel('Fail remote file fetches').check();
@@ -96,7 +96,7 @@ test('latency and failing remote fetches are set on the service from the page; r
 
   await page.getByRole('button', { name: 'Reset the service' }).click();
   await page.getByRole('status').filter({ hasText: 'service reset' }).waitFor({ timeout: 10_000 });
-  assert.equal(await page.getByLabel('Latency of every response (ms)').inputValue(), '0');
+  assert.equal(await page.getByLabel('Latency of every response and stream event (ms)').inputValue(), '0');
   assert.equal(await page.getByLabel('Fail remote file fetches').isChecked(), false);
   const state = await serviceState();
   assert.deepEqual({ latency: state.settings.latencyMs, fail: state.settings.failRemoteFetch }, { latency: 0, fail: false });

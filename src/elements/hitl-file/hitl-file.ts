@@ -153,6 +153,7 @@ export class HitlFile extends HitlControl {
   }
 
   #add(files: Iterable<File>): void {
+    this.#keepFocus();
     const t = this.terms;
     const refused: string[] = [];
     const over: string[] = [];
@@ -199,12 +200,14 @@ export class HitlFile extends HitlControl {
   }
 
   #remove(item: Item): void {
+    this.#keepFocus();
     item.abort?.abort();
     this.#items = this.#items.filter((i) => i !== item);
     this.changed('change');
   }
 
   #addLink(): void {
+    this.#keepFocus();
     const field = this.renderRoot.querySelector<HTMLInputElement>('[type=url]')!;
     const t = this.terms;
     let url: URL | undefined;
@@ -225,6 +228,19 @@ export class HitlFile extends HitlControl {
       field.value = '';
     }
     this.changed('change');
+  }
+
+  /** Whether focus was ours before a change that may remove the focused button or field. */
+  #refocus = false;
+
+  #keepFocus(): void {
+    this.#refocus = !!this.shadowRoot!.activeElement;
+  }
+
+  protected override updated(): void {
+    // The focused control went (the input filled up, a file removed): the nearest one takes it.
+    if (this.#refocus && !this.shadowRoot!.activeElement) this.renderRoot.querySelector<HTMLElement>('[part=choose],[part=url-input],[part=file-button]')?.focus();
+    this.#refocus = false;
   }
 
   #drag(e: DragEvent): void {
@@ -298,7 +314,7 @@ export class HitlFile extends HitlControl {
               : ''}
             ${methods.includes('remote_url')
               ? html`<div part="url">
-                  <input type="url" part="url-input" aria-label=${t.url} placeholder="https://" ?disabled=${this.disabled} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && (e.preventDefault(), this.#addLink())} />
+                  <input type="url" dir="ltr" part="url-input" aria-label=${t.url} placeholder="https://" ?disabled=${this.disabled} @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && (e.preventDefault(), this.#addLink())} />
                   <button type="button" part="url-button" ?disabled=${this.disabled} @click=${this.#addLink}>${t.add}</button>
                 </div>`
               : ''}`}

@@ -50,6 +50,18 @@ const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,
 const seg = encodeURIComponent;
 const formPath = (token: string) => `/form/human_input/${seg(token)}`;
 
+/** A JSON attribute; one that does not parse is said in the console rather than dropped unseen. */
+const json = {
+  fromAttribute(value: string | null): unknown {
+    try {
+      return value === null ? null : JSON.parse(value);
+    } catch {
+      console.warn('<human-input-form>: this attribute is not JSON and is ignored:', value);
+      return null;
+    }
+  },
+};
+
 /** The elements on the page, in the order they came, so forms of one title get distinct landmark names. */
 const live = new Set<HumanInputForm>();
 
@@ -118,8 +130,8 @@ export class HumanInputForm extends LitElement {
     sessionUrl: { attribute: 'session-url' },
     runId: { attribute: 'run-id' },
     formToken: { attribute: 'form-token' },
-    inputs: { type: Object },
-    labels: { type: Object },
+    inputs: { converter: json },
+    labels: { converter: json },
     draftStorage: { attribute: 'draft-storage' },
   };
 

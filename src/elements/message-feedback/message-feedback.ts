@@ -154,7 +154,8 @@ export class MessageFeedback extends Companion {
             @submit=${(e: SubmitEvent) => {
               e.preventDefault();
               const text = ((e.target as HTMLFormElement).elements.namedItem('c') as HTMLTextAreaElement).value.trim();
-              if (text) void this.rate(this.rating || null, text);
+              // The form closes once sent: its opener takes the keyboard focus back.
+              if (text) void this.rate(this.rating || null, text).then(() => this.updateComplete).then(() => this.#commenting || this.renderRoot.querySelector<HTMLElement>('[part=comment]')?.focus());
             }}
           >
             <label>${t.comment}<textarea part="comment-input" name="c" rows="3" maxlength="2000" required></textarea></label>

@@ -45,7 +45,14 @@ export abstract class Companion extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (!this.sessionUrl) return;
+    if (!this.sessionUrl) {
+      // Said once, in the page (localized) and in the console (for the developer).
+      if (changed.has('sessionUrl') || !this.hasUpdated) {
+        console.warn(`<${this.localName}>`, companionTerms('en').noSession);
+        this.fail(noSession(this.t.noSession), true);
+      }
+      return;
+    }
     if (changed.has('sessionUrl')) {
       this.site = undefined;
       const url = this.sessionUrl;
@@ -71,7 +78,7 @@ export abstract class Companion extends LitElement {
 
   /** The session's relay. */
   protected api(): Promise<Transport> {
-    return SessionSource.for(this.sessionUrl).transport();
+    return this.sessionUrl ? SessionSource.for(this.sessionUrl).transport() : Promise.reject(noSession(this.t.noSession));
   }
 
   /** Shows a state as a custom state (`:state(name)`), one at a time. */
@@ -209,6 +216,8 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
     ${this.more ? html`<button part="more" ?disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
   }
 }
+
+const noSession = (message: string): ErrorBody => ({ code: 'session_url_missing', message, status: 0 });
 
 /** Black or white, whichever reads better on a `#rgb` / `#rrggbb` colour (white for others). */
 function contrastOf(color: string): string {

@@ -219,7 +219,18 @@ export class TtsPlayer extends Companion {
       >
         ${playing ? PAUSE : PLAY}${blocked ? ` ${t.tapToPlay}` : nothing}
       </button>
-      <button part="stop" aria-label=${t.stop} ?disabled=${this.state === 'idle' || this.state === 'error'} @click=${() => this.stop()}>${STOP}</button>
+      <button
+        part="stop"
+        aria-label=${t.stop}
+        ?disabled=${this.state === 'idle' || this.state === 'error'}
+        @click=${() => {
+          this.stop();
+          // Stop disables itself: Play takes the keyboard focus instead of the page.
+          this.renderRoot.querySelector<HTMLElement>('[part=play]')!.focus();
+        }}
+      >
+        ${STOP}
+      </button>
       <progress part="progress" aria-label=${t.progress} aria-valuetext=${time} max=${total || 1} .value=${audio.currentTime}></progress>
       <span part="time">${time}</span>
     </div>`);

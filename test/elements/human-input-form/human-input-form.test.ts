@@ -144,6 +144,19 @@ describe('<human-input-form>', () => {
     expect(events.filter((e) => e === 'workflow_started')).to.have.length(2);
   });
 
+  it('says in the console when its inputs attribute is not JSON', async () => {
+    const warnings: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const el = await fixture<HumanInputForm>(html`<human-input-form inputs="{version: '3.1.0'}"></human-input-form>`);
+      expect(el.inputs).to.equal(null);
+      expect(warnings.some((w) => w.join(' ').includes("{version: '3.1.0'}"))).to.equal(true);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
   it('follows a run given by run-id, and shows a form given by form-token on its own', async () => {
     const { runId, form } = await startRun('hitl-simple');
     const followed = await mount({ app: 'hitl-simple', runId });

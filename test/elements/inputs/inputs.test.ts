@@ -123,6 +123,30 @@ describe('the inputs', () => {
     expect(inner(input, '[part~=file-size]')!.textContent).to.equal('74 bytes');
   });
 
+  it('keep the keyboard focus when a choice removes the focused button or field', async () => {
+    const input = await fixture<HitlFile>(html`<hitl-file name="doc" label="Document"></hitl-file>`);
+    input.config = { ...fileConfig(), type: 'file' } as FileInput;
+    input.upload = uploader;
+    await input.updateComplete;
+    const active = () => input.shadowRoot!.activeElement;
+    // A file chosen from the button: the button goes (the input is full), its row's button takes focus.
+    inner<HTMLButtonElement>(input, '[part~=choose]')!.focus();
+    const picker = inner<HTMLInputElement>(input, '[type=file]')!;
+    picker.files = files(new File(['# x'], 'a.md')).files;
+    picker.dispatchEvent(new Event('change'));
+    await until(() => active()?.getAttribute('part') === 'file-button', 'focus on the file’s button');
+    await until(() => input.value, 'the upload');
+    // Removing it: the choose button comes back and takes focus.
+    (active() as HTMLButtonElement).click();
+    await until(() => active()?.getAttribute('part') === 'choose', 'focus back on choose');
+    // A link added with Enter: the field goes, the new row's button takes focus.
+    const field = inner<HTMLInputElement>(input, '[part~=url-input]')!;
+    field.focus();
+    field.value = 'https://example.com/cat.png';
+    field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await until(() => active()?.getAttribute('part') === 'file-button', 'focus on the link’s button');
+  });
+
   it('take files dropped or pasted, refuse types and counts before uploading, and retry or remove a failed upload', async () => {
     const list = await fixture<HitlFileList>(html`<hitl-file-list name="files" label="Files"></hitl-file-list>`);
     list.config = fileConfig({ allowed_file_types: ['custom'], allowed_file_extensions: ['.md', '.txt'], number_limits: 2 });

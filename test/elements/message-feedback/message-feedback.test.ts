@@ -64,6 +64,8 @@ describe('<message-feedback>', () => {
     expect((await commented).detail.content).to.equal('The answer was out of date.');
     await el.updateComplete;
     expect(!el.shadowRoot!.querySelector('[part=comment-form]')).to.equal(true);
+    // The form closed; its opener has the keyboard focus back.
+    await until(() => el.shadowRoot!.activeElement === $(el, '[part=comment]'), 'focus back on Add a comment');
     expect(await recorded(url, conversation_id, message_id)).to.equal('dislike');
   });
 
@@ -80,6 +82,32 @@ describe('<message-feedback>', () => {
     expect((await liked).detail.rating).to.equal('like'); // typed through HTMLElementEventMap
     await idle(el);
     expect(el.shadowRoot!.activeElement).to.equal(like, 'after');
+  });
+
+  it('says so, in the page and once in the console, when it has no session-url, and sends nothing', async () => {
+    const warnings: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    const realFetch = window.fetch;
+    let fetched = 0;
+    window.fetch = (...args: Parameters<typeof fetch>) => (fetched++, realFetch(...args));
+    try {
+      const el = await fixture<MessageFeedback>(html`<message-feedback message-id="m1"></message-feedback>`);
+      const errors: string[] = [];
+      el.addEventListener('companion-error', (e) => errors.push(e.detail.code));
+      await el.updateComplete;
+      expect($(el, '[part=error]').getAttribute('role')).to.equal('alert');
+      expect($(el, '[part=error]').textContent).to.equal('This element cannot load: its session-url attribute is missing.');
+      $(el, '[part=like]').click();
+      await until(() => errors.length === 1, 'the refused like');
+      expect(errors).to.deep.equal(['session_url_missing']);
+      expect(fetched).to.equal(0);
+      expect(warnings.length).to.equal(1);
+      expect(String(warnings[0]![1])).to.contain('session-url');
+    } finally {
+      console.warn = warn;
+      window.fetch = realFetch;
+    }
   });
 
   it('sends nothing when before-feedback is cancelled, and shows the rating the host sets', async () => {

@@ -47,8 +47,11 @@ describe('<tts-player>', function () {
     $(el, '[part=play]').click();
     await until(() => el.currentTime > at + 0.2, 'playback to resume');
 
+    $(el, '[part=stop]').focus();
     $(el, '[part=stop]').click();
     await until(() => el.matches(':state(idle)'), 'the stop');
+    // Stop disables itself; the keyboard focus moves to Play rather than to the page.
+    expect(el.shadowRoot!.activeElement).to.equal($(el, '[part=play]'));
     expect(el.currentTime).to.equal(0);
     expect(el.paused).to.equal(true);
     await until(() => !el.matches(':state(streaming)'), 'the stream to end', 15_000);
