@@ -14,7 +14,7 @@ import { REPO } from './helpers/package-build.js';
 import { scrollsSideways, useQaPage } from './helpers/qa-page.js';
 
 const DEFAULT_FIXTURE = join(REPO, 'demo/fixtures/default.json');
-const PHONE = { width: 375, height: 800 };
+const PHONE = { width: 320, height: 800 };
 
 const { openPage, logText } = useQaPage({ fixturePath: DEFAULT_FIXTURE });
 
@@ -25,7 +25,7 @@ async function app(mode: string): Promise<string> {
 /** Resolves once `page`'s chat answer shows `text`. */
 const answered = (text: string) => (page: Page) => page.locator('#chat-answer').getByText(text).waitFor({ timeout: 10_000 });
 
-test('a workflow app on a 375 px phone: no chat field, no sideways scroll, a log the keyboard can scroll, no axe violations', async () => {
+test('a workflow app on a 320 px phone: no chat field, no sideways scroll, a log the keyboard can scroll, no axe violations', async () => {
   const { page, problems } = await openPage({ hash: `#app=${await app('workflow')}`, viewport: PHONE });
   // Hidden means gone: not shown and not a Tab stop (the page's label layout must not bring it back).
   assert.equal(await page.getByLabel('Chat message').isVisible(), false);
@@ -92,7 +92,7 @@ test('the email scenario: the form has no token, yet "Expire the form now" times
   await page.close();
 });
 
-test('a chatbot on a 375 px phone fits and passes axe; deleting the chosen conversation clears its answer and tools', async () => {
+test('a chatbot on a 320 px phone fits and passes axe; deleting the chosen conversation clears its answer and tools', async () => {
   const { page, problems } = await openPage({ hash: `#app=${await app('chat')}`, viewport: PHONE, ready: answered('You asked') });
   const variables = page.locator('conversation-variables');
   await variables.getByText('customer_name').waitFor({ timeout: 10_000 });
@@ -138,7 +138,7 @@ test('the app picker names each app once, under its mode; an agent app gets no c
   await page.close();
 });
 
-test('a Chatflow on a 375 px phone: form and conversation fit, and axe finds nothing', async () => {
+test('a Chatflow on a 320 px phone: form and conversation fit, and axe finds nothing', async () => {
   const { page, problems } = await openPage({ hash: `#app=${await app('advanced-chat')}`, viewport: PHONE, ready: (p) => firstTextbox(p.locator('human-input-form')) });
   await page.locator('#chat-answer').getByText('Here is a draft answer').waitFor({ timeout: 10_000 });
   await page.locator('tts-player').getByRole('button', { name: 'Play' }).waitFor({ timeout: 10_000 });
