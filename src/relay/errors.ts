@@ -1,9 +1,22 @@
-/** The relay's own error answers, in the API's `{code, message, status}` shape. */
+/** The relay's own error answers, in the API's `{code, message, status}` shape, and the headers every answer carries. */
 import type { ErrorBody, ErrorCode } from '../protocol/index.js';
 
-export function relayError(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
+/** The API's codes, plus the relay's own refusals that the shared list does not name yet. */
+export type RelayErrorCode = ErrorCode | 'session_run_bound' | 'too_many_streams';
+
+export function relayError(status: number, code: RelayErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = { code, message, status };
   const h = new Headers(headers);
   h.set('Content-Type', 'application/json');
   return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+/**
+ * Marks an answer as data, never a document: no content sniffing, and were it ever opened as a
+ * page, no script, no subresources, no same-origin access.
+ */
+export function hardened(response: Response): Response {
+  response.headers.set('X-Content-Type-Options', 'nosniff');
+  response.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
+  return response;
 }

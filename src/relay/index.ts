@@ -3,6 +3,7 @@ export { createRelay, type Relay, type RelayOptions, type RelayLogEntry, type Cr
 export { RELAY_ROUTES, type RelayRoute, type UserPlacement } from './routes.js';
 export type { SessionAuthenticator, SessionIdentity } from './session-endpoint.js';
 export type { CorsOptions } from './cors.js';
-export { MemoryRateLimitStore, type RateLimitStore, type RateLimitCount, type RateLimitOptions } from './rate-limit.js';
+export { MemoryRateLimitStore, type RateLimitStore, type RateLimitCount, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
+export type { RelayErrorCode } from './errors.js';
 export { MAX_SESSION_TTL_SECONDS } from './session-token.js';
 export type { SessionGrant, SessionRequest } from '../protocol/index.js';

@@ -10,6 +10,10 @@
  * the browser wrote: names and file names with quotes, backslashes or control characters,
  * duplicate or folded headers and RFC 2231 `name*` parameters are refused rather than guessed.
  */
+import { concat, indexOf } from './bytes.js';
+import { isUserField } from './user-field.js';
+
+export { indexOf };
 
 export class MultipartError extends Error {
   constructor(
@@ -250,44 +254,10 @@ function parseDisposition(value: string): Map<string, string> | string {
   return params;
 }
 
-/**
- * Whether a part would be read as the `user` field by some server: the exact name, and spellings
- * a lenient parser might fold into it (percent escapes, case, surrounding space). Dropping a
- * harmless `User` field costs nothing; letting one through could cost the user binding.
- */
-function isUserField(name: string): boolean {
-  let decoded = name;
-  try {
-    decoded = decodeURIComponent(name);
-  } catch {
-    // not percent-encoded
-  }
-  return [name, decoded].some((n) => n.trim().toLowerCase() === 'user');
-}
-
 function canonicalHeaders(part: PartHeader): string {
   let disposition = `Content-Disposition: form-data; name="${part.name}"`;
   if (part.filename !== undefined) disposition += `; filename="${part.filename}"`;
   return part.contentType ? `${disposition}\r\nContent-Type: ${part.contentType}` : disposition;
-}
-
-/** The first index of `needle` in `hay`, or -1. */
-export function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
-  const first = needle[0]!;
-  const last = hay.length - needle.length;
-  for (let i = hay.indexOf(first, from); i !== -1 && i <= last; i = hay.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.length && hay[i + j] === needle[j]) j++;
-    if (j === needle.length) return i;
-  }
-  return -1;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
 
 function randomHex(bytes: number): string {

@@ -40,16 +40,18 @@ function adopting(listener: NodeListener): NodeListener {
   return async (req: FrameworkRequest, res) => {
     const refusal = adopt(req);
     if (refusal) {
-      res.writeHead(500, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify({ code: 'internal_server_error', message: refusal, status: 500 }));
+      res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+      res.end(JSON.stringify(refusal));
       return;
     }
     await listener(req, res);
   };
 }
 
+type Refusal = { code: 'internal_server_error' | 'invalid_param'; message: string; status: 500 | 400 };
+
 /** Undoes what a framework did to `req` before the relay saw it; answers why not when it can't. */
-function adopt(req: FrameworkRequest): string | undefined {
+function adopt(req: FrameworkRequest): Refusal | undefined {
   // Express and Connect strip the mount path from `req.url` under `app.use(path, …)`; the relay
   // matches on the full path (its `basePath`), which they keep in `originalUrl`.
   if (typeof req.originalUrl === 'string') req.url = req.originalUrl;
@@ -58,9 +60,16 @@ function adopt(req: FrameworkRequest): string | undefined {
     // A body parser ran first and consumed the stream. A parsed JSON body can be sent on as JSON
     // again (the relay rewrites it anyway); anything else is gone.
     if (req.body === undefined || !/\bjson\b/i.test(String(req.headers['content-type'] ?? ''))) {
-      return 'A body parser consumed this request before the relay: mount the relay before express.urlencoded() and similar parsers.';
+      const message = 'A body parser consumed this request before the relay: mount the relay before express.urlencoded() and similar parsers.';
+      return { code: 'internal_server_error', message, status: 500 };
     }
-    req.rawBody = Buffer.from(JSON.stringify(req.body ?? {}));
+    try {
+      req.rawBody = Buffer.from(JSON.stringify(req.body ?? {}));
+    } catch {
+      // A body nested too deep to serialize again (RangeError): a rejection here would be an
+      // unhandled one under Express 4, which ends the process.
+      return { code: 'invalid_param', message: 'The JSON body nests too deeply.', status: 400 };
+    }
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * A fixed-window request counter per session. The counts live behind `RateLimitStore`, so several
+ * Fixed-window counters per user: relayed requests, and sessions issued. The counts live behind `RateLimitStore`, so several
  * relay instances can share them (a Redis `INCR` + `PEXPIRE` per key implements it in a few
  * lines); the default keeps them in this process's memory.
  */
@@ -16,6 +16,17 @@ export interface RateLimitStore {
   increment(key: string, windowMs: number): Promise<RateLimitCount> | RateLimitCount;
 }
 
+/** What a relayed request is counted by. */
+export interface RateLimitSubject {
+  /** The session's user (`sub`). */
+  user: string;
+  /** The app (audience) the session belongs to. */
+  app: string;
+  /** The issued session (`jti`). */
+  sessionId: string;
+  runId?: string;
+}
+
 export interface RateLimitOptions {
   /** Requests allowed per window; default 600. */
   requests?: number;
@@ -23,9 +34,18 @@ export interface RateLimitOptions {
   windowSeconds?: number;
   /** Where counts live; default an in-memory store (one per relay). */
   store?: RateLimitStore;
-  /** What is counted together; default each issued session. Return e.g. `user` to share one budget across a user's sessions. */
-  key?: (session: { user: string; sessionId: string; runId?: string }) => string;
+  /**
+   * What is counted together; default the user within the app, so a fresh session brings no
+   * fresh budget. Return e.g. `` `${s.user}:${s.sessionId}` `` to count each session apart.
+   */
+  key?: (session: RateLimitSubject) => string;
 }
+
+/** The session endpoint's limit, always counted per user within the app. */
+export type SessionRateLimitOptions = Omit<RateLimitOptions, 'key'>;
+
+/** The default request key: one budget per user of an app, whichever of its sessions asks. */
+export const userKey = (subject: { user: string; app: string }): string => `${encodeURIComponent(subject.app)}:${subject.user}`;
 
 /** Counts in this process. Bounded: expired windows are swept, and past `maxKeys` the oldest go. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -67,24 +87,27 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
 export type RateLimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number } | { ok: 'unknown'; error: unknown };
 
-export class RateLimiter {
+export class RateLimiter<Subject> {
   readonly #requests: number;
   readonly #windowMs: number;
   readonly #store: RateLimitStore;
-  readonly #key: NonNullable<RateLimitOptions['key']>;
+  readonly #key: (subject: Subject) => string;
+  readonly #prefix: string;
 
-  constructor(options: RateLimitOptions) {
-    this.#requests = options.requests ?? 600;
+  /** `prefix` keeps counters of different kinds apart in a shared store. */
+  constructor(options: Omit<RateLimitOptions, 'key'>, defaultRequests: number, prefix: string, key: (subject: Subject) => string) {
+    this.#requests = options.requests ?? defaultRequests;
     this.#windowMs = (options.windowSeconds ?? 60) * 1000;
-    if (!(this.#requests > 0) || !(this.#windowMs > 0)) throw new Error('The rate limit needs a positive number of requests and window.');
+    if (!(this.#requests > 0) || !(this.#windowMs > 0)) throw new Error('A rate limit needs a positive number of requests and window.');
     this.#store = options.store ?? new MemoryRateLimitStore();
-    this.#key = options.key ?? ((session) => session.sessionId);
+    this.#key = key;
+    this.#prefix = prefix;
   }
 
-  async check(session: { user: string; sessionId: string; runId?: string }): Promise<RateLimitVerdict> {
+  async check(subject: Subject): Promise<RateLimitVerdict> {
     let window: RateLimitCount;
     try {
-      window = await this.#store.increment(`relay:${this.#key(session)}`, this.#windowMs);
+      window = await this.#store.increment(`${this.#prefix}:${this.#key(subject)}`, this.#windowMs);
     } catch (error) {
       return { ok: 'unknown', error };
     }

@@ -1,19 +1,23 @@
 /**
  * The relay a host backend mounts: a web-standard `fetch(request) => Response` handler that
  * checks a session token, lets only browser-safe operations through, injects the API key and
- * the session's `user`, and streams answers (and uploads) through without holding them. Its only
- * state is the optional in-memory rate-limit counter, which a shared store replaces when several
- * instances sit behind a load balancer.
+ * the session's `user`, and streams answers (and uploads) through without holding them (only
+ * error bodies are held, to scrub them). Its only state is the per-user counters: the rate limits
+ * (in memory unless a shared store is given for several instances behind a load balancer) and
+ * the open-stream count of this instance.
  */
 import type { SessionGrant } from '../protocol/index.js';
-import { declaredLength, parseJsonObject, readLimited } from './body.js';
+import { declaredLength, parseJsonObject, readLimited, readStreamLimited } from './body.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
-import { relayError } from './errors.js';
+import { hardened, relayError } from './errors.js';
 import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from './multipart.js';
-import { RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { RateLimiter, userKey, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
+import { Redactor } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
-import { createSessionHandler, grantResponse, type SessionAuthenticator } from './session-endpoint.js';
+import { createSessionHandler, grantResponse, NO_STORE, type SessionAuthenticator } from './session-endpoint.js';
 import { sessionInputProblem, SessionSigner, type SessionClaims } from './session-token.js';
+import { StreamSlots } from './stream-slots.js';
+import { isUserField } from './user-field.js';
 
 export interface RelayOptions {
   /** Upstream API base, e.g. `https://api.dify.ai/v1` or the embedded service's URL. */
@@ -36,8 +40,15 @@ export interface RelayOptions {
   maxUploadBytes?: number;
   /** CORS for pages on other origins; off by default (same-origin mounting needs none). */
   cors?: CorsOptions;
-  /** Per-session request limit; default 600 requests a minute in memory. `false` turns it off. */
+  /** Request limit per user (all of a user's sessions together); default 600 requests a minute in memory. `false` turns it off. */
   rateLimit?: RateLimitOptions | false;
+  /** Sessions issued per user through `sessionHandler` and `sessionResponse`; default 30 a minute in memory. `false` turns it off. */
+  sessionRateLimit?: SessionRateLimitOptions | false;
+  /**
+   * Streaming requests (run starts, chat messages, run events, text to audio) one user may hold
+   * open at once through this relay instance; default 6. `false` turns the cap off.
+   */
+  maxStreamsPerUser?: number | false;
   /** Where the relay reports trouble (never with tokens, keys or paths' ids); default `console.warn`. */
   log?: (entry: RelayLogEntry) => void;
   /** The fetch used upstream (tests, instrumentation). */
@@ -54,7 +65,13 @@ export interface RelayLogEntry {
 export interface CreateSessionInput {
   /** The end user, decided by the host backend's own authentication. Never taken from the browser. */
   user: string;
-  /** Bind the session to one run: it reaches only that run's events and cannot start runs. */
+  /**
+   * Bind the session to one run, for answering it: the session reaches that run's events
+   * stream, the human-input forms (`GET`/`POST /form/human_input/*`), `/files/upload`, `/site`
+   * and `/parameters`, and nothing else (`403 session_run_bound`): no other run's events, no run
+   * start, no stop (stops name a task id the relay cannot tie to the run), no conversations,
+   * messages, variables or text to audio.
+   */
   runId?: string;
   ttlSeconds?: number;
 }
@@ -64,17 +81,24 @@ export interface Relay {
   fetch(request: Request): Promise<Response>;
   /** Issues a session for a user the host backend has authenticated. */
   createSession(input: CreateSessionInput): Promise<SessionGrant>;
-  /** The session endpoint's answer: the grant as JSON, never cached. */
+  /** The session endpoint's answer: the grant as JSON, never cached; 429 past `sessionRateLimit`. */
   sessionResponse(input: CreateSessionInput): Promise<Response>;
   /**
    * A whole session endpoint around the host's own authentication: `POST` with `{}` or
-   * `{run_id}` → `{token, expires_at, relay_url}`; 401 when `authenticate` answers `null`.
+   * `{run_id}` → `{token, expires_at, relay_url}`; 401 when `authenticate` answers `null`, 429
+   * past `sessionRateLimit`.
    */
   sessionHandler(authenticate: SessionAuthenticator): (request: Request) => Promise<Response>;
 }
 
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering', 'retry-after'];
+/** Largest upstream error body passed on (after redaction); the API's errors are a few hundred bytes. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Types a browser would run as a page: never what the API answers, so never passed on. */
+const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
+/** Textual answers, which the API key is scrubbed from as they stream; audio passes untouched. */
+const TEXTUAL_TYPES = /^\s*(text\/|application\/([\w.-]+\+)?json\b)/i;
 
 export function createRelay(options: RelayOptions): Relay {
   const signer = new SessionSigner(options.secret);
@@ -88,7 +112,10 @@ export function createRelay(options: RelayOptions): Relay {
   const maxJson = options.maxJsonBodyBytes ?? 1024 * 1024;
   const maxUpload = options.maxUploadBytes ?? 15 * 1024 * 1024;
   const cors = new CorsPolicy(options.cors);
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? {});
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter<RateLimitSubject>(options.rateLimit ?? {}, 600, 'relay', options.rateLimit?.key ?? userKey);
+  const issuance = options.sessionRateLimit === false ? undefined : new RateLimiter<{ user: string; app: string }>(options.sessionRateLimit ?? {}, 30, 'session', userKey);
+  const streamSlots = options.maxStreamsPerUser === false ? undefined : new StreamSlots(options.maxStreamsPerUser ?? 6);
+  const redactor = new Redactor(options.apiKey, upstream);
   const log = options.log ?? ((entry: RelayLogEntry) => console.warn(`[relay] ${entry.message}`));
   const upstreamFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
 
@@ -100,7 +127,20 @@ export function createRelay(options: RelayOptions): Relay {
     return { token, expires_at: expiresAt, relay_url: options.publicUrl ?? (basePath || '/') };
   }
 
+  /** A `429` when `user` has been issued too many sessions lately, else `undefined`. */
+  async function issuanceRefusal(user: string): Promise<Response | undefined> {
+    if (!issuance) return undefined;
+    const verdict = await issuance.check({ user, app });
+    if (verdict.ok === 'unknown') log({ level: 'error', code: 'rate_limit_store_failed', message: 'The rate-limit store failed; the session was issued anyway.' });
+    if (verdict.ok !== false) return undefined;
+    return relayError(429, 'rate_limited', 'Too many sessions asked for; try again shortly.', { 'Retry-After': String(verdict.retryAfterSeconds), ...NO_STORE });
+  }
+
   async function handle(request: Request): Promise<Response> {
+    return hardened(await answerRequest(request));
+  }
+
+  async function answerRequest(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (basePath && url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
       return relayError(404, 'not_found', 'No such relay route.');
@@ -130,20 +170,34 @@ export function createRelay(options: RelayOptions): Relay {
 
     const claims = await authenticate(request);
     if (claims instanceof Response) return claims;
-    if (claims.runId && route.startsRun) return relayError(403, 'forbidden', 'This session is bound to one run and cannot start another.');
-    if (claims.runId && route.runParam !== undefined && match[route.runParam] !== claims.runId) {
-      return relayError(403, 'forbidden', 'This session is bound to another run.');
+    if (claims.runId) {
+      if (!route.runBound) return relayError(403, 'session_run_bound', 'This session is bound to one run and only answers it (its events, forms and uploads).');
+      if (route.runParam !== undefined && match[route.runParam] !== claims.runId) return relayError(403, 'session_run_bound', 'This session is bound to another run.');
     }
     if (limiter) {
       const limited = await limiter.check(claims);
       if (limited.ok === false) {
-        return relayError(429, 'rate_limited', 'Too many requests for this session; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
+        return relayError(429, 'rate_limited', 'Too many requests for this user; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
       }
       if (limited.ok === 'unknown') log({ level: 'error', code: 'rate_limit_store_failed', message: 'The rate-limit store failed; the request was let through.' });
     }
+    if (!route.streams || !streamSlots) return forward(request, url, path, route, claims);
+    const release = streamSlots.acquire(userKey(claims));
+    if (!release) return relayError(429, 'too_many_streams', 'Too many streams open for this user; close one (another tab, say) and try again.');
+    let answer: Response;
+    try {
+      answer = await forward(request, url, path, route, claims);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return releasingWhenDone(answer, release, request.signal);
+  }
 
+  async function forward(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims): Promise<Response> {
     const target = new URL(upstream + path);
-    for (const [key, value] of url.searchParams) if (key !== 'user') target.searchParams.append(key, value);
+    // Every spelling a lenient server might bind to `user` goes, not just the exact name.
+    for (const [key, value] of url.searchParams) if (!isUserField(key)) target.searchParams.append(key, value);
     if (route.user === 'query') target.searchParams.set('user', claims.user);
 
     const headers = new Headers();
@@ -185,7 +239,7 @@ export function createRelay(options: RelayOptions): Relay {
     return relayAnswer(answer, route, request.signal);
   }
 
-  function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Response {
+  async function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Promise<Response> {
     if (answer.status === 401) {
       // The upstream refused the relay's API key. A 401 to the browser would read as "your
       // session is bad" and send it asking for new sessions in a loop.
@@ -194,11 +248,18 @@ export function createRelay(options: RelayOptions): Relay {
       return relayError(502, 'upstream_unavailable', "The upstream service refused the relay's credentials.");
     }
     const contentType = answer.headers.get('content-type') ?? '';
+    const genericCode = answer.status >= 500 ? 'upstream_unavailable' : 'unknown';
     if (answer.status >= 400 && !/^application\/(problem\+)?json\b/i.test(contentType)) {
       // Not the API's {code, message, status} (a proxy's HTML page, say): don't pass it on.
       void answer.body?.cancel();
-      const code = answer.status >= 500 ? 'upstream_unavailable' : 'unknown';
-      return relayError(answer.status, code, `The upstream service answered ${answer.status} without an error body.`);
+      return relayError(answer.status, genericCode, `The upstream service answered ${answer.status} without an error body.`);
+    }
+    if (DOCUMENT_TYPES.test(contentType)) {
+      // The API answers JSON, SSE or audio. A page here is a gateway's login or the wrong
+      // upstream URL, and passed on it could run as a document on the relay's origin.
+      void answer.body?.cancel();
+      log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service answered ${route.method} ${route.name} with a web page instead of the API's answer.` });
+      return relayError(502, 'upstream_unavailable', 'The upstream service answered with a web page instead of the API.');
     }
     const headers = new Headers();
     for (const name of FORWARDED_RESPONSE_HEADERS) {
@@ -207,6 +268,19 @@ export function createRelay(options: RelayOptions): Relay {
     }
     // fetch has already decoded a compressed body, so its original length no longer holds.
     if (answer.headers.has('content-encoding')) headers.delete('content-length');
+    if (answer.status >= 400) {
+      // Errors are small; held whole, they can be scrubbed of the key and the upstream's address.
+      headers.delete('content-length');
+      headers.set('Cache-Control', 'no-store');
+      let text: string | null;
+      try {
+        text = answer.body ? await readStreamLimited(answer.body, MAX_ERROR_BODY_BYTES) : '';
+      } catch {
+        return relayError(502, 'upstream_unavailable', `The upstream service broke off its ${answer.status} answer.`);
+      }
+      if (text === null) return relayError(answer.status, genericCode, `The upstream service answered ${answer.status} with an error too large to pass on.`);
+      return new Response(redactor.errorText(text), { status: answer.status, headers });
+    }
     if (route.streams) {
       if (!headers.has('cache-control')) headers.set('Cache-Control', 'no-cache');
       // Asks a proxy in front of the relay (nginx) not to buffer the stream either.
@@ -214,7 +288,12 @@ export function createRelay(options: RelayOptions): Relay {
     } else {
       headers.set('Cache-Control', 'no-store');
     }
-    const body = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : null;
+    let body = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : null;
+    if (body && TEXTUAL_TYPES.test(contentType)) {
+      body = body.pipeThrough(redactor.keyStream());
+      // A replaced key changes the length.
+      headers.delete('content-length');
+    }
     return new Response(body, { status: answer.status, headers });
   }
 
@@ -250,12 +329,45 @@ export function createRelay(options: RelayOptions): Relay {
     fetch: handle,
     createSession,
     async sessionResponse(input) {
-      return grantResponse(await createSession(input));
+      const refused = await issuanceRefusal(input.user);
+      return refused ? hardened(refused) : grantResponse(await createSession(input));
     },
     sessionHandler(authenticate) {
-      return createSessionHandler(createSession, authenticate);
+      return createSessionHandler(createSession, authenticate, issuanceRefusal);
     },
   };
+}
+
+/**
+ * `answer` with `release` called once its body has ended, broken off or been cancelled, or the
+ * browser has left (whichever comes first): a stream slot lives exactly as long as the stream.
+ */
+function releasingWhenDone(answer: Response, release: () => void, signal: AbortSignal): Response {
+  if (!answer.body) {
+    release();
+    return answer;
+  }
+  signal.addEventListener('abort', release, { once: true });
+  const reader = answer.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
 /** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */

@@ -13,9 +13,12 @@ export interface RelayRoute {
   user: UserPlacement;
   /** The answer streams (SSE, audio): passed on chunk by chunk, never cached. */
   streams?: boolean;
-  /** Starts a run: refused for a session bound to one run. */
-  startsRun?: boolean;
-  /** Path parameter holding a run id, checked against a run-bound session. */
+  /**
+   * Reachable by a session bound to one run: what answering that run needs. Every other route
+   * is refused to such a session.
+   */
+  runBound?: boolean;
+  /** Path parameter holding a run id, which a run-bound session must match. */
   runParam?: number;
 }
 
@@ -34,15 +37,17 @@ function route(method: RelayRoute['method'], name: string, user: UserPlacement, 
 /** The allowlist. */
 export const RELAY_ROUTES: readonly RelayRoute[] = [
   // runs
-  route('POST', '/workflows/run', 'json', { streams: true, startsRun: true }),
-  route('POST', '/chat-messages', 'json', { streams: true, startsRun: true }),
+  route('POST', '/workflows/run', 'json', { streams: true }),
+  route('POST', '/chat-messages', 'json', { streams: true }),
+  // Stops take a task id, which the relay cannot tie to a run: not for run-bound sessions.
   route('POST', '/workflows/tasks/{task_id}/stop', 'json'),
   route('POST', '/chat-messages/{task_id}/stop', 'json'),
-  route('GET', '/workflow/{workflow_run_id}/events', 'query', { streams: true, runParam: 1 }),
-  // human input
-  route('GET', '/form/human_input/{form_token}', 'none'),
-  route('POST', '/form/human_input/{form_token}', 'json'),
-  route('POST', '/files/upload', 'multipart'),
+  route('GET', '/workflow/{workflow_run_id}/events', 'query', { streams: true, runBound: true, runParam: 1 }),
+  // human input (a form token names one form; the relay cannot tie it to a run either, but
+  // answering the run's forms is what a run-bound session is for)
+  route('GET', '/form/human_input/{form_token}', 'none', { runBound: true }),
+  route('POST', '/form/human_input/{form_token}', 'json', { runBound: true }),
+  route('POST', '/files/upload', 'multipart', { runBound: true }),
   // conversations and messages
   route('GET', '/conversations', 'query'),
   route('POST', '/conversations/{conversation_id}/name', 'json'),
@@ -53,8 +58,8 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
   route('POST', '/messages/{message_id}/feedbacks', 'json'),
   route('POST', '/text-to-audio', 'json', { streams: true }),
   // app settings
-  route('GET', '/site', 'none'),
-  route('GET', '/parameters', 'none'),
+  route('GET', '/site', 'none', { runBound: true }),
+  route('GET', '/parameters', 'none', { runBound: true }),
 ];
 
 export function matchRoute(method: string, path: string): { route: RelayRoute; match: RegExpExecArray } | undefined {

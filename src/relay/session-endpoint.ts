@@ -8,12 +8,15 @@
  */
 import type { SessionGrant, SessionRequest } from '../protocol/index.js';
 import { parseJsonObject, readLimited } from './body.js';
-import { relayError } from './errors.js';
+import { hardened, relayError } from './errors.js';
 
 /** Who the session is for, decided by the host backend. */
 export interface SessionIdentity {
   user: string;
-  /** Bind the session to this run; default the run the element asked for, if any. */
+  /**
+   * Bind the session to this run (it then reaches only what answering the run needs, see
+   * `CreateSessionInput.runId`); default the run the element asked for, if any.
+   */
   runId?: string;
   ttlSeconds?: number;
 }
@@ -27,15 +30,18 @@ export type SessionAuthenticator = (request: Request, asked: { runId?: string })
 
 export type SessionIssuer = (input: { user: string; runId?: string; ttlSeconds?: number }) => Promise<SessionGrant>;
 
+/** The issuance limit: a `429` answer when `user` has asked for too many sessions lately, else `undefined`. */
+export type IssuanceLimit = (user: string) => Promise<Response | undefined>;
+
 const MAX_SESSION_REQUEST_BYTES = 4 * 1024;
-const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 export function grantResponse(grant: SessionGrant): Response {
-  return new Response(JSON.stringify(grant), { headers: { 'Content-Type': 'application/json', ...NO_STORE } });
+  return hardened(new Response(JSON.stringify(grant), { headers: { 'Content-Type': 'application/json', ...NO_STORE } }));
 }
 
-export function createSessionHandler(issue: SessionIssuer, authenticate: SessionAuthenticator): (request: Request) => Promise<Response> {
-  return async (request) => {
+export function createSessionHandler(issue: SessionIssuer, authenticate: SessionAuthenticator, limit?: IssuanceLimit): (request: Request) => Promise<Response> {
+  const answer = async (request: Request): Promise<Response> => {
     if (request.method !== 'POST') return relayError(405, 'method_not_allowed', 'The session endpoint answers POST only.', { Allow: 'POST', ...NO_STORE });
     const text = await readLimited(request, MAX_SESSION_REQUEST_BYTES);
     if (text === null) return relayError(413, 'payload_too_large', `A session request is at most ${MAX_SESSION_REQUEST_BYTES} bytes.`, NO_STORE);
@@ -48,7 +54,10 @@ export function createSessionHandler(issue: SessionIssuer, authenticate: Session
     const identity = await authenticate(request, runId === undefined ? {} : { runId });
     if (!identity) return relayError(401, 'unauthorized', 'Sign in to get a session.', NO_STORE);
     const chosen: SessionIdentity = typeof identity === 'string' ? { user: identity } : identity;
+    const refused = await limit?.(chosen.user);
+    if (refused) return refused;
     const grant = await issue({ user: chosen.user, runId: chosen.runId ?? runId, ttlSeconds: chosen.ttlSeconds });
     return grantResponse(grant);
   };
+  return async (request) => hardened(await answer(request));
 }

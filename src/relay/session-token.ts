@@ -9,9 +9,9 @@ export interface SessionClaims {
   user: string;
   /** The app (audience) the token is good for. */
   app: string;
-  /** A random id per issued session (`jti`): what the rate limit counts by default. */
+  /** A random id per issued session (`jti`); the rate limit counts by user unless its `key` says otherwise. */
   sessionId: string;
-  /** When set, the token only reaches this run's events and cannot start runs. */
+  /** When set, the token reaches only what answering this run needs (see `RelayRoute.runBound`). */
   runId?: string;
   expiresAt: number;
 }

@@ -240,6 +240,21 @@ describe('an Express app', () => {
     await datasets.text();
   });
 
+  test('a JSON body express.json() parsed but nested too deep to serialize again is 400, and the server keeps serving', async () => {
+    const free = await grantOf(await askSession(origin, '/api/session', { cookie: 'login=erin' }));
+    // 5,000 levels fit express.json()'s 100 kB limit; JSON.stringify overflows its stack on them.
+    const deep = `{"inputs":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const before = upstream.requests.length;
+    const answer = await fetch(`${origin}/api/relay/chat-messages`, { method: 'POST', headers: { ...bearer(free.token), 'Content-Type': 'application/json' }, body: deep });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
+    assert.deepEqual(await answer.json(), { code: 'invalid_param', message: 'The JSON body nests too deeply.', status: 400 });
+    assert.equal(upstream.requests.length, before);
+    const site = await fetch(`${origin}/api/relay/site`, { headers: bearer(free.token) });
+    assert.equal(site.status, 200);
+    await site.text();
+  });
+
   test('a body a parser consumed and the relay cannot restore is refused with a clear message', async () => {
     const free = await grantOf(await askSession(origin, '/api/session', { cookie: 'login=erin' }));
     const answer = await fetch(`${origin}/api/form-parsed`, {

@@ -103,13 +103,16 @@ describe('rewriteMultipartUser', () => {
       field('username', 'kept'),
       filePart('payload'),
       field('user', 'seven'),
+      field('user[]', 'eight'),
+      field('USER[id]', 'nine'),
+      field('u\u017fer', 'ten'),
     ]);
     const { bytes, contentType } = await rewrite(body, 'alice', 9);
     const form = await parseFormData(bytes, contentType);
     assert.deepEqual(form.getAll('user'), ['alice']);
     assert.deepEqual([...form.keys()], ['user', 'username', 'file']);
     assert.equal(form.get('username'), 'kept');
-    for (const leaked of ['one', 'two', 'three', 'four', 'five', 'six', 'seven']) assert.ok(!bytes.includes(`\r\n${leaked}\r\n`), leaked);
+    for (const leaked of ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']) assert.ok(!bytes.includes(`\r\n${leaked}\r\n`), leaked);
   });
 
   test('a preamble, transport padding and an epilogue are tolerated; an empty form still carries the user', async () => {

@@ -399,7 +399,7 @@ describe('user injection', () => {
     const { runId } = await startPausedViaRelay(free);
     const other = await startPausedViaRelay(free);
     const bound = await session('alice', { runId });
-    assertError(await call('GET', `/workflow/${other.runId}/events`, { token: bound }), 403, 'forbidden', 'This session is bound to another run.');
+    assertError(await call('GET', `/workflow/${other.runId}/events`, { token: bound }), 403, 'session_run_bound', 'This session is bound to another run.');
     const response = await recordingFetch(`${relayUrl}/workflow/${runId}/events`, { headers: { Authorization: `Bearer ${bound}` } });
     assert.equal(response.status, 200);
     await response.body?.cancel();
@@ -452,6 +452,41 @@ describe('the slice through the relay', () => {
     await assert.rejects(client.getForm(formToken), (error: unknown) => error instanceof ServiceError && error.status === 412 && error.code === 'human_input_form_submitted');
     const late = await drain(client.workflowEvents(runId, { user: 'ignored' }));
     assert.deepEqual(late.map((e) => e.event), ['workflow_finished']);
+  });
+
+  test('a session bound to the run answers it the way <human-input-form run-id> does, and reaches nothing else', async () => {
+    const starter = await relay.createSession({ user: 'gina' });
+    const { runId, formToken } = await startPausedViaRelay(starter.token);
+    const grant = await relay.createSession({ user: 'gina', runId });
+    const client = new AppClient({ baseUrl: origin + grant.relay_url, credential: () => grant.token, fetch: recordingFetch });
+
+    // What the element reads: the site, the parameters, the run's events, the form; and an upload.
+    assert.equal((await client.getSite()).title, 'Release notes review');
+    assert.ok(await client.getParameters());
+    const { url, init } = await client.prepareWorkflowEvents(runId, { user: 'ignored' });
+    const events = await recordingFetch(url, init);
+    assert.equal(events.status, 200);
+    const form = await client.getForm(formToken);
+    assert.deepEqual(form.user_actions.map((a) => a.id), ['approve', 'send_back']);
+    const uploaded = await client.uploadFile(new Blob(['notes'], { type: 'text/plain' }), 'notes.txt', 'mallory');
+    assert.equal(uploaded.name, 'notes.txt');
+    assert.deepEqual(await client.submitForm(formToken, { inputs: { comments: 'Bound and answered.' }, action: 'approve', user: 'ignored' }), {});
+    const resumed = await drain(readRunEvents(events.body!));
+    assert.equal(find(resumed, 'human_input_form_filled').data.action_id, 'approve');
+    assert.equal(find(resumed, 'workflow_finished').data.status, 'succeeded');
+
+    // Everything else is refused before the service is asked.
+    const before = upstreamCalls.length;
+    const refusals = [
+      client.streamWorkflow({ inputs: {}, user: 'gina' }).next(),
+      client.stopWorkflow('any-task', 'gina'),
+      client.listConversations(),
+      client.listMessages({ conversation_id: 'c1' }),
+    ];
+    for (const refusal of refusals) {
+      await assert.rejects(refusal, (error: unknown) => error instanceof ServiceError && error.status === 403 && error.code === 'session_run_bound');
+    }
+    assert.equal(upstreamCalls.length, before);
   });
 
   test('SSE events arrive incrementally, not when the stream ends', async () => {

@@ -8,11 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT } from 'jose';
 import { createRelay, MemoryRateLimitStore, RELAY_ROUTES, type RateLimitStore, type RelayLogEntry } from '../../src/relay/index.js';
+import { createServer } from 'node:http';
+import { toNodeListener } from '../../src/relay/node.js';
 import {
   bearer,
   captureConsole,
+  closeServer,
   deadUpstreamUrl,
+  echo,
   KEY,
+  listen,
   mountRelay,
   multipartBody,
   OTHER_SECRET,
@@ -144,17 +149,40 @@ describe('sessions', () => {
     }
   });
 
-  test('a run-bound session reaches its run only and cannot start runs', async () => {
+  test('a run-bound session reaches what answering its run needs, and nothing else', async () => {
     const bound = await token('alice', { runId: 'run-1' });
+    const answersTheRun = [
+      'GET /workflow/{workflow_run_id}/events',
+      'GET /form/human_input/{form_token}',
+      'POST /form/human_input/{form_token}',
+      'POST /files/upload',
+      'GET /site',
+      'GET /parameters',
+    ];
     await refusedLocally(async () => {
-      assertError(await send('GET', '/workflow/run-2/events', { token: bound }), 403, 'forbidden');
-      assertError(await send('POST', '/workflows/run', { token: bound, json: { inputs: {} } }), 403, 'forbidden');
-      assertError(await send('POST', '/chat-messages', { token: bound, json: { query: 'hi' } }), 403, 'forbidden');
+      for (const route of RELAY_ROUTES) {
+        if (answersTheRun.includes(`${route.method} ${route.name}`)) continue;
+        const answer = await send(route.method, concrete(route.name), { token: bound, json: route.method === 'GET' ? undefined : { inputs: {} } });
+        assertError(answer, 403, 'session_run_bound');
+      }
+      // Its own run's id in a stop path changes nothing: stops name tasks, which the relay cannot tie to runs.
+      assertError(await send('POST', '/workflows/tasks/run-1/stop', { token: bound, json: {} }), 403, 'session_run_bound');
+      assertError(await send('GET', '/workflow/run-2/events', { token: bound }), 403, 'session_run_bound');
     });
     const own = await send('GET', '/workflow/run-1/events', { token: bound });
     assert.equal(own.status, 200);
     assert.equal(own.body.path, '/v1/workflow/run-1/events');
-    assert.equal((await send('GET', '/site', { token: bound })).status, 200);
+    assert.deepEqual(own.body.query, [['user', 'alice']]);
+    for (const [method, path] of [['GET', '/site'], ['GET', '/parameters'], ['GET', `/form/human_input/${sampleId}`], ['POST', `/form/human_input/${sampleId}`]] as const) {
+      const answer = await send(method, path, { token: bound, json: method === 'POST' ? { action: 'approve', inputs: {} } : undefined });
+      assert.equal(answer.status, 200, `${method} ${path}`);
+      assert.equal(answer.body.path, `/v1${path}`);
+    }
+    const form = new FormData();
+    form.append('file', new File(['hi'], 'hi.txt', { type: 'text/plain' }));
+    const upload = await send('POST', '/files/upload', { token: bound, body: form });
+    assert.equal(upload.status, 200);
+    assert.deepEqual((await parseFormData(upstream.last().body, String(upstream.last().headers['content-type']))).getAll('user'), ['alice']);
   });
 });
 
@@ -193,8 +221,14 @@ describe('user binding', () => {
       assert.equal(answer.status, 200);
       assert.deepEqual(upstream.last().url.searchParams.getAll('user'), ['alice'], query);
     }
+    // Spellings a lenient binder (case-insensitive, trimming, C strings, PHP arrays) reads as
+    // `user` are dropped like the multipart rewriter drops them; other keys stay.
+    const variants = ['User', 'USER', 'user%00', 'user%00x', 'user[]', 'user%5B%5D', 'user[0]', 'user%20', 'user+', '+user', 'user%09', '%2575ser', 'u%C5%BFer'];
+    const query = `${variants.map((v) => `${v}=mallory`).join('&')}&users=kept&username=kept&conversation_id=c1`;
+    assert.equal((await send('GET', `/conversations?${query}`, { token: t })).status, 200);
+    assert.deepEqual([...upstream.last().url.searchParams], [['users', 'kept'], ['username', 'kept'], ['conversation_id', 'c1'], ['user', 'alice']]);
     // Routes that take no user get none at all, whatever the browser adds.
-    await send('GET', '/site?user=mallory', { token: t });
+    await send('GET', `/site?user=mallory&${variants.map((v) => `${v}=mallory`).join('&')}`, { token: t });
     assert.equal(upstream.last().url.search, '');
   });
 
@@ -439,29 +473,151 @@ describe('CORS', () => {
 });
 
 describe('rate limit', () => {
-  test('each session gets its own budget; past it, 429 with Retry-After and nothing upstream', async () => {
+  test("the budget is the user's: a fresh session brings none; past it, 429 with Retry-After and nothing upstream", async () => {
     const limited = await mountRelay(upstream.url, { rateLimit: { requests: 3, windowSeconds: 60 } });
+    const otherApp = await mountRelay(upstream.url, { app: 'billing', rateLimit: { requests: 3, windowSeconds: 60 } });
     try {
       const a = (await limited.relay.createSession({ user: 'alice' })).token;
-      const b = (await limited.relay.createSession({ user: 'alice' })).token;
-      const site = (t: string) => fetch(`${limited.url}/site`, { headers: bearer(t) });
-      for (let i = 0; i < 3; i++) {
-        const r = await site(a);
-        assert.equal(r.status, 200);
-        await r.text();
-      }
+      const site = async (m: MountedRelay, t: string) => {
+        const r = await fetch(`${m.url}/site`, { headers: bearer(t) });
+        return { status: r.status, headers: r.headers, body: (await r.json()) as unknown };
+      };
+      for (let i = 0; i < 3; i++) assert.equal((await site(limited, a)).status, 200);
       const before = upstream.requests.length;
-      const refused = await site(a);
-      assert.equal(refused.status, 429);
-      assert.deepEqual(await refused.json(), { code: 'rate_limited', message: 'Too many requests for this session; try again shortly.', status: 429 });
-      const retry = Number(refused.headers.get('retry-after'));
-      assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+      for (const t of [a, (await limited.relay.createSession({ user: 'alice' })).token, (await limited.relay.createSession({ user: 'alice', runId: 'r1' })).token]) {
+        const refused = await site(limited, t);
+        assert.equal(refused.status, 429);
+        assert.deepEqual(refused.body, { code: 'rate_limited', message: 'Too many requests for this user; try again shortly.', status: 429 });
+        const retry = Number(refused.headers.get('retry-after'));
+        assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+      }
       assert.equal(upstream.requests.length, before);
-      const other = await site(b);
-      assert.equal(other.status, 200);
-      await other.text();
+      // Other users, and the same user of another app, keep their own budgets.
+      assert.equal((await site(limited, (await limited.relay.createSession({ user: 'bob' })).token)).status, 200);
+      assert.equal((await site(otherApp, (await otherApp.relay.createSession({ user: 'alice' })).token)).status, 200);
     } finally {
       await limited.close();
+      await otherApp.close();
+    }
+  });
+
+  test('the key option still counts each session apart when a host wants that', async () => {
+    const perSession = await mountRelay(upstream.url, { rateLimit: { requests: 1, key: (s) => `${s.user}:${s.sessionId}` } });
+    try {
+      const statuses: number[] = [];
+      const a = (await perSession.relay.createSession({ user: 'alice' })).token;
+      const b = (await perSession.relay.createSession({ user: 'alice' })).token;
+      for (const t of [a, a, b]) {
+        const r = await fetch(`${perSession.url}/site`, { headers: bearer(t) });
+        statuses.push(r.status);
+        await r.text();
+      }
+      assert.deepEqual(statuses, [200, 429, 200]);
+    } finally {
+      await perSession.close();
+    }
+  });
+
+  test('the session endpoint issues a limited number of sessions per user, through the same store interface', async () => {
+    const keys: string[] = [];
+    const memory = new MemoryRateLimitStore();
+    const store: RateLimitStore = {
+      increment(key, windowMs) {
+        keys.push(key);
+        return memory.increment(key, windowMs);
+      },
+    };
+    const limited = await mountRelay(upstream.url, { sessionRateLimit: { requests: 2, windowSeconds: 60, store } });
+    const endpoint = createServer(toNodeListener(limited.relay.sessionHandler((request) => request.headers.get('x-login'))));
+    const endpointUrl = await listen(endpoint);
+    const ask = async (user: string) => {
+      const r = await fetch(endpointUrl, { method: 'POST', headers: { 'X-Login': user }, body: '{}' });
+      const text = await responseText(r.clone());
+      answers.push(text);
+      return { status: r.status, headers: r.headers, body: (await r.json()) as Record<string, unknown> };
+    };
+    try {
+      assert.equal((await ask('alice')).status, 200);
+      assert.equal((await ask('alice')).status, 200);
+      const refused = await ask('alice');
+      assert.equal(refused.status, 429);
+      assert.deepEqual(refused.body, { code: 'rate_limited', message: 'Too many sessions asked for; try again shortly.', status: 429 });
+      const retry = Number(refused.headers.get('retry-after'));
+      assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      assert.equal((await ask('bob')).status, 200);
+      // sessionResponse, for hosts with their own endpoint, counts against the same budget.
+      const direct = await limited.relay.sessionResponse({ user: 'alice' });
+      assert.equal(direct.status, 429);
+      assert.equal(((await direct.json()) as { code: string }).code, 'rate_limited');
+      assert.equal((await limited.relay.sessionResponse({ user: 'carol' })).status, 200);
+      assert.deepEqual(keys, ['session:default:alice', 'session:default:alice', 'session:default:alice', 'session:default:bob', 'session:default:alice', 'session:default:carol']);
+    } finally {
+      await closeServer(endpoint);
+      await limited.close();
+    }
+    // On by default (30 a minute); `false` turns it off.
+    const defaults = createRelay({ upstreamUrl: upstream.url, apiKey: KEY, secret: SECRET });
+    const unlimited = createRelay({ upstreamUrl: upstream.url, apiKey: KEY, secret: SECRET, sessionRateLimit: false });
+    const statuses = async (relay: typeof defaults) => {
+      const all: number[] = [];
+      for (let i = 0; i < 31; i++) all.push((await relay.sessionResponse({ user: 'dave' })).status);
+      return all;
+    };
+    assert.deepEqual(await statuses(defaults), [...Array<number>(30).fill(200), 429]);
+    assert.deepEqual(await statuses(unlimited), Array<number>(31).fill(200));
+  });
+
+  test('a user holds a limited number of streams at once; a stream that ends or is left frees its slot', async () => {
+    const streams = await mountRelay(upstream.url, { maxStreamsPerUser: 2 });
+    const saved = upstream.handler;
+    upstream.handler = (req, res, received) => {
+      if (!received.url.pathname.endsWith('/events')) return echo(req, res, received);
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('event: ping\n\n');
+      // Open until the relay leaves, or until asked to end.
+      if (received.url.pathname.includes('short')) setTimeout(() => res.end(), 20);
+    };
+    const open = async (t: string, run = 'run-1') => {
+      const browser = new AbortController();
+      const r = await fetch(`${streams.url}/workflow/${run}/events`, { headers: bearer(t), signal: browser.signal });
+      return { status: r.status, body: r.body!, leave: () => browser.abort(), json: () => r.json() as Promise<Record<string, unknown>> };
+    };
+    try {
+      const alice = (await streams.relay.createSession({ user: 'alice' })).token;
+      const aliceAgain = (await streams.relay.createSession({ user: 'alice' })).token;
+      const first = await open(alice);
+      const second = await open(aliceAgain);
+      assert.deepEqual([first.status, second.status], [200, 200]);
+      const before = upstream.requests.length;
+      const third = await open(alice);
+      assert.equal(third.status, 429);
+      assert.deepEqual(await third.json(), { code: 'too_many_streams', message: 'Too many streams open for this user; close one (another tab, say) and try again.', status: 429 });
+      // The cap counts streams, not requests: other routes still answer.
+      const site = await fetch(`${streams.url}/site`, { headers: bearer(alice) });
+      assert.equal(site.status, 200);
+      await site.text();
+      assert.equal(upstream.requests.length, before + 1);
+      // Another user has slots of their own.
+      const bob = await open((await streams.relay.createSession({ user: 'bob' })).token);
+      assert.equal(bob.status, 200);
+      bob.leave();
+
+      // The browser leaving frees a slot once the relay has let go of the upstream.
+      const leftUpstream = upstream.requests.at(before - 2)!;
+      first.leave();
+      assert.equal(await leftUpstream.answerClosed, true);
+      const fourth = await open(alice, 'short');
+      assert.equal(fourth.status, 200);
+      // A stream that ends on its own frees its slot too.
+      assert.equal(await new Response(fourth.body).text(), 'event: ping\n\n');
+      const fifth = await open(alice);
+      assert.equal(fifth.status, 200);
+      second.leave();
+      fifth.leave();
+    } finally {
+      upstream.handler = saved;
+      await streams.close();
     }
   });
 
@@ -581,6 +737,103 @@ describe('errors', () => {
     }
   });
 
+  test('upstream answers are scrubbed of the API key, and errors of the upstream address too', async () => {
+    const t = await token();
+    const saved = upstream.handler;
+    const origin = new URL(upstream.url).origin;
+    const host = new URL(upstream.url).host;
+    const escapedKey = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const leaky = [
+      `Traceback: requests to ${upstream.url}/conversations with headers {'Authorization': 'Bearer ${KEY}'}`,
+      `key=${KEY}; socket ${host}; db postgres://dify:pw@10.0.0.5/dify`,
+    ].join(' | ');
+    try {
+      for (const [status, type, body] of [
+        // Written the way PHP and some gateways write JSON: every `/` escaped as `\/`.
+        [500, 'application/json', JSON.stringify({ code: 'internal_server_error', message: leaky, status: 500 }).replaceAll('/', '\\/')],
+        [400, 'application/json; charset=utf-8', `{"code":"invalid_param","message":"bad key ${escapedKey}","status":400}`],
+        [403, 'application/problem+json', JSON.stringify({ type: 'about:blank', title: 'Forbidden', detail: `key Bearer ${KEY}`, [KEY]: origin })],
+      ] as const) {
+        upstream.handler = (_req, res) => {
+          res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+          res.end(body);
+        };
+        const response = await fetch(`${mounted.url}/conversations`, { headers: bearer(t) });
+        const text = await responseText(response);
+        answers.push(text);
+        assert.equal(response.status, status);
+        assert.equal(response.headers.get('content-type'), type);
+        for (const secret of [KEY, origin, host, origin.replaceAll('/', '\\/')]) assert.ok(!text.includes(secret), `${secret} in ${text}`);
+        assert.match(text, /\[redacted\]/);
+        const json = JSON.parse(text.slice(text.indexOf('\n\n') + 2)) as Record<string, unknown>;
+        if (status === 500) {
+          assert.deepEqual(json, {
+            code: 'internal_server_error',
+            message: "Traceback: requests to [redacted]/v1/conversations with headers {'Authorization': '[redacted]'} | key=[redacted]; socket [redacted]; db postgres://dify:pw@10.0.0.5/dify",
+            status: 500,
+          });
+        }
+        if (status === 400) assert.deepEqual(json, { code: 'invalid_param', message: 'bad key [redacted]', status: 400 });
+        if (status === 403) assert.deepEqual(json, { type: 'about:blank', title: 'Forbidden', detail: 'key [redacted]', '[redacted]': '[redacted]' });
+      }
+      // A 2xx JSON answer that echoes the key loses it too (its address stays: file URLs need it).
+      upstream.handler = (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ opening_statement: `hi ${KEY}`, file: `${origin}/files/x.png` }));
+      };
+      const ok = await send('GET', '/parameters', { token: t });
+      assert.deepEqual(ok.body, { opening_statement: 'hi [redacted]', file: `${origin}/files/x.png` });
+    } finally {
+      upstream.handler = saved;
+    }
+  });
+
+  test('an upstream error body past 64 KiB is replaced by a generic error of the same status', async () => {
+    const t = await token();
+    const saved = upstream.handler;
+    try {
+      for (const status of [500, 422]) {
+        upstream.handler = (_req, res) => {
+          res.writeHead(status, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ code: 'x', message: `${KEY} `.repeat(3000), status }));
+        };
+        const answer = await send('POST', '/workflows/run', { token: t, json: { inputs: {} } });
+        assertError(answer, status, status === 500 ? 'upstream_unavailable' : 'unknown');
+        assert.equal(answer.body.message, `The upstream service answered ${status} with an error too large to pass on.`);
+      }
+      // Just under the cap still passes, scrubbed.
+      upstream.handler = (_req, res) => {
+        res.writeHead(409, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ code: 'conflict', message: 'x'.repeat(60 * 1024), status: 409 }));
+      };
+      const under = await send('GET', '/site', { token: t });
+      assert.equal(under.status, 409);
+      assert.equal(under.body.message.length, 60 * 1024);
+    } finally {
+      upstream.handler = saved;
+    }
+  });
+
+  test('a web page answered with 2xx is not passed on as a page: 502 upstream_unavailable, logged by route', async () => {
+    const t = await token();
+    const saved = upstream.handler;
+    const before = logged.length;
+    try {
+      for (const type of ['text/html; charset=utf-8', 'application/xhtml+xml', 'image/svg+xml', 'TEXT/HTML']) {
+        upstream.handler = (_req, res) => {
+          res.writeHead(200, { 'Content-Type': type });
+          res.end('<script>parent.stolen = localStorage</script>');
+        };
+        const answer = await send('GET', '/parameters', { token: t });
+        assertError(answer, 502, 'upstream_unavailable');
+        assert.equal(answer.headers.get('content-type'), 'application/json');
+      }
+      assert.deepEqual(logged.slice(before).map((e) => [e.level, e.code, e.message]), Array(4).fill(['warn', 'upstream_unavailable', "The upstream service answered GET /parameters with a web page instead of the API's answer."]));
+    } finally {
+      upstream.handler = saved;
+    }
+  });
+
   test('an unreachable upstream is 502 upstream_unavailable; the log line names the route template, not ids', async () => {
     const entries: RelayLogEntry[] = [];
     const dead = await mountRelay(await deadUpstreamUrl(), { log: (e) => void entries.push(e) });
@@ -610,8 +863,9 @@ describe('errors', () => {
   });
 });
 
-test('no answer or log line ever carried the API key or a session token', () => {
+test('no answer or log line ever carried the API key or a session token; every answer was marked nosniff', () => {
   assert.ok(answers.length > 100, `only ${answers.length} answers recorded`);
+  for (const answer of answers) assert.match(answer, /^x-content-type-options: nosniff$/m, answer.slice(0, 300));
   assert.ok(issued.length > 10);
   const haystack = answers.join('\n') + JSON.stringify(logged);
   assert.ok(!haystack.includes(KEY), 'the API key leaked');

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { after, before, describe, test } from 'node:test';
-import { bearer, captureConsole, mountRelay, readAll, startUpstream, until, type ControlledUpstream, type MountedRelay } from './helpers.js';
+import { bearer, captureConsole, KEY, mountRelay, readAll, startUpstream, until, type ControlledUpstream, type MountedRelay } from './helpers.js';
 
 let upstream: ControlledUpstream;
 let mounted: MountedRelay;
@@ -91,6 +91,35 @@ describe('server-sent events', () => {
     assert.equal(await next(), undefined);
     assert.deepEqual(log, Array.from({ length: count }, (_, i) => [`sent ${i}`, `received ${i}`]).flat());
     assert.equal(JSON.parse(upstream.last().body.toString()).user, 'alice');
+  });
+
+  test('an in-stream error echoing the API key loses it, wherever the chunks split it, and the rest is not held back', async () => {
+    const decoder = new TextDecoder();
+    for (const split of [1, 7, KEY.length - 1]) {
+      const before = 'event: error\ndata: {"event":"error","message":"provider refused Bearer ';
+      const after = ' and again ' + KEY + '","status":500}\n\n';
+      let browserText = '';
+      const prefixArrived = gate(`the browser receiving the text before the key (split ${split})`);
+      upstream.handler = async (req, res, got) => {
+        got.body = await readAll(req);
+        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+        res.write('event: ping\n\n' + before + KEY.slice(0, split));
+        // The rest is sent only once the browser has everything but what could still be the key.
+        await prefixArrived.promise;
+        res.end(KEY.slice(split) + after);
+      };
+      const response = await fetch(`${mounted.url}/workflow/run-${split}/events`, { headers: bearer(token) });
+      assert.equal(response.headers.get('content-length'), null);
+      const reader = response.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        browserText += decoder.decode(value, { stream: true });
+        if (browserText === `event: ping\n\n${before}`) prefixArrived.open();
+      }
+      await prefixArrived.promise;
+      assert.equal(browserText, `event: ping\n\n${before}[redacted] and again [redacted]","status":500}\n\n`);
+    }
   });
 
   test('the browser leaving aborts the upstream request, and nothing is logged', async () => {

@@ -1,0 +1,109 @@
+/**
+ * Keeping the API key (and, in error bodies, the upstream's address) out of what the relay passes
+ * on, should the upstream or a gateway in front of it ever echo them: a request dump in a
+ * traceback, a provider's error text, a code node printing its environment.
+ */
+
+import { concat, indexOf } from './bytes.js';
+
+export const REDACTED = '[redacted]';
+
+export class Redactor {
+  /** Every spelling to replace in error bodies, longest first so `Bearer <key>` goes whole. */
+  readonly #errorNeedles: string[];
+  readonly #key: Uint8Array;
+
+  constructor(apiKey: string, upstreamUrl: string) {
+    const upstream = new URL(upstreamUrl);
+    const plain = [`Bearer ${apiKey}`, apiKey, upstream.origin, upstream.host];
+    // JSON may escape `/` as `\/` (PHP, some gateways).
+    const spellings = plain.flatMap((s) => [s, s.replaceAll('/', '\\/')]);
+    this.#errorNeedles = [...new Set(spellings)].filter(Boolean).sort((a, b) => b.length - a.length);
+    this.#key = new TextEncoder().encode(apiKey);
+  }
+
+  /**
+   * An error body with every secret spelling replaced. JSON is also read back and its strings
+   * checked once decoded, which catches a key written with `\u` escapes.
+   */
+  errorText(text: string): string {
+    const replaced = this.#replaceAll(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(replaced);
+    } catch {
+      return replaced;
+    }
+    let changed = false;
+    const walk = (value: unknown): unknown => {
+      if (typeof value === 'string') {
+        const clean = this.#replaceAll(value);
+        if (clean !== value) changed = true;
+        return clean;
+      }
+      if (Array.isArray(value)) return value.map(walk);
+      if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [walk(k) as string, walk(v)]));
+      }
+      return value;
+    };
+    const cleaned = walk(parsed);
+    return changed ? JSON.stringify(cleaned) : replaced;
+  }
+
+  /**
+   * A pass-through body with the API key replaced as it streams. A key split across chunks is
+   * caught by holding back the end of each chunk, but only as much of it as could still become
+   * the key: an SSE event ends in a blank line, which never starts a key, so every event is
+   * passed on at once and streaming keeps its latency.
+   */
+  keyStream(): TransformStream<Uint8Array, Uint8Array> {
+    const key = this.#key;
+    const replacement = new TextEncoder().encode(REDACTED);
+    let carry: Uint8Array = new Uint8Array(0);
+    return new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const data = carry.length ? concat(carry, chunk) : chunk;
+        const { out, rest } = replaceBytes(data, key, replacement);
+        carry = rest;
+        if (out.length) controller.enqueue(out);
+      },
+      flush(controller) {
+        if (carry.length) controller.enqueue(carry);
+      },
+    });
+  }
+
+  #replaceAll(text: string): string {
+    let out = text;
+    for (const needle of this.#errorNeedles) if (out.includes(needle)) out = out.replaceAll(needle, REDACTED);
+    return out;
+  }
+}
+
+/**
+ * `data` with every `needle` replaced, split into what can go now and the tail that may be the
+ * start of a needle the next chunk completes.
+ */
+export function replaceBytes(data: Uint8Array, needle: Uint8Array, replacement: Uint8Array): { out: Uint8Array; rest: Uint8Array } {
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (let at = indexOf(data, needle, 0); at !== -1; at = indexOf(data, needle, from)) {
+    parts.push(data.subarray(from, at), replacement);
+    from = at + needle.length;
+  }
+  const held = partialMatchLength(data, needle, from);
+  parts.push(data.subarray(from, data.length - held));
+  return { out: parts.length === 1 ? parts[0]! : concat(...parts), rest: data.slice(data.length - held) };
+}
+
+/** The length of the longest end of `data` (from `from` on) that is a proper start of `needle`. */
+function partialMatchLength(data: Uint8Array, needle: Uint8Array, from: number): number {
+  for (let length = Math.min(needle.length - 1, data.length - from); length > 0; length--) {
+    const start = data.length - length;
+    let j = 0;
+    while (j < length && data[start + j] === needle[j]) j++;
+    if (j === length) return length;
+  }
+  return 0;
+}
