@@ -79,7 +79,15 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
   const secret = process.env.RELAY_SECRET ?? randomBytes(32).toString('base64url');
   const qa: QaProxy | undefined = service ? createQaProxy(new URL(service.url).origin) : undefined;
   const apps: MountedApp[] = appList.map((a) => {
-    const relay = createRelay({ upstreamUrl: upstream, apiKey: a.key, secret, app: a.id, basePath: `${RELAY_PATH}/${encodeURIComponent(a.id)}` });
+    // A QA person reloads, switches apps and users all day: session grants get a roomy limit here.
+    const relay = createRelay({
+      upstreamUrl: upstream,
+      apiKey: a.key,
+      secret,
+      app: a.id,
+      basePath: `${RELAY_PATH}/${encodeURIComponent(a.id)}`,
+      sessionRateLimit: { requests: 600, windowSeconds: 60 },
+    });
     const observed = {
       async fetch(request: Request) {
         const response = await relay.fetch(request);

@@ -57,7 +57,11 @@ export type ErrorCode =
   | 'session_wrong_audience'
   | 'upstream_unavailable'
   | 'cors_origin_denied'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'session_run_bound'
+  | 'too_many_streams'
+  // elements
+  | 'session_url_missing';
 
 /** The body of every non-2xx JSON answer: `status` equals the HTTP status. */
 export interface ErrorBody {

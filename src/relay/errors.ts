@@ -2,7 +2,7 @@
 import type { ErrorBody, ErrorCode } from '../protocol/index.js';
 
 /** The API's codes, plus the relay's own refusals that the shared list does not name yet. */
-export type RelayErrorCode = ErrorCode | 'session_run_bound' | 'too_many_streams';
+export type RelayErrorCode = ErrorCode;
 
 export function relayError(status: number, code: RelayErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const body: ErrorBody = { code, message, status };
