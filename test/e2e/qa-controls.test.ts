@@ -37,9 +37,15 @@ test('"Fail the run": the run ends as failed, and the element says so', async ()
   const reported = page.locator('human-input-form').evaluate(
     (element) => new Promise<unknown>((resolve) => element.addEventListener('form-error', (e: { error: unknown }) => resolve(e.error), { once: true })),
   );
+  const typed = await firstTextbox(page.locator('human-input-form'));
+  await typed.fill('Half-written answer');
   await page.getByRole('button', { name: 'Fail the run' }).click();
   await page.getByRole('status').filter({ hasText: 'run failed' }).waitFor({ timeout: 5_000 });
   assert.equal(await finished, 'failed');
+  // The form stays on screen, closed, with what was typed.
+  const kept = page.locator('human-input-form').getByRole('textbox').first();
+  assert.equal(await kept.inputValue(), 'Half-written answer');
+  assert.equal(await kept.isDisabled(), true);
   await page.locator('#log').getByText('workflow_finished failed').waitFor({ timeout: 5_000 });
   // The run's in-stream error, and the element reporting it.
   await page.locator('#log').getByText(/form-error completion_request_error/).waitFor({ timeout: 5_000 });

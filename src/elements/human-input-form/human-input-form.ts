@@ -40,6 +40,7 @@ interface Filled {
   title: string;
   body: HTMLElement;
   action: string;
+  timedOut?: boolean | undefined;
 }
 
 const INPUT_TAGS: Record<string, string> = { paragraph: 'hitl-paragraph', select: 'hitl-select', file: 'hitl-file', 'file-list': 'hitl-file-list' };
@@ -172,6 +173,8 @@ export class HumanInputForm extends LitElement {
   #acted = false;
   /** What to focus after the next render: an element, or a selector. */
   #focus: HTMLElement | string = '';
+  /** The error on screen is one a retry cannot change. */
+  #final = false;
   /** While a submission is in flight, the run's events wait here for its answer. */
   #held: (() => void)[] | undefined;
   /** The title on screen, and the locale rendered last. */
@@ -381,15 +384,14 @@ export class HumanInputForm extends LitElement {
         break;
       case 'human_input_form_timeout': {
         if (this.#phase !== 'expired') this.dispatchEvent(new TimedOutEvent(event.data.expiration_time, false));
-        // The form stays, closed with what was typed and a note that outlasts the run's end.
-        const form = this.#form;
-        if (form) this.#filled = [...this.#filled, { title: form.title, body: form.body, action: '' }];
+        this.#keep(true);
         this.#set('timeout', true);
         break;
       }
       case 'workflow_finished':
         this.#ended = true;
         this.#alert = event.data.error ?? '';
+        this.#keep();
         this.#set(event.data.status === 'succeeded' ? 'finished' : 'failed', true);
         this.dispatchEvent(new RunFinishedEvent(event.data));
         break;
@@ -397,10 +399,17 @@ export class HumanInputForm extends LitElement {
         // The run failed (nothing to retry here): its reason stays on screen.
         this.#ended = true;
         this.#alert = event.message;
+        this.#keep();
         this.#set('failed', true);
         // The documented `{code, message, status}`, not the whole stream event.
         this.dispatchEvent(new FormErrorEvent({ code: event.code, message: event.message, status: event.status }));
     }
+  }
+
+  /** A form the run closed unanswered stays on screen, closed, with what was typed (and a note if its time ran out). */
+  #keep(timedOut?: boolean): void {
+    const form = this.#form;
+    if (form) this.#filled = [...this.#filled, { title: form.title, body: form.body, action: '', timedOut }];
   }
 
   /** Gets a form's definition (live select options; still open?) and puts it on screen. */
@@ -509,6 +518,8 @@ export class HumanInputForm extends LitElement {
 
   #fail(error: unknown): void {
     const body = toErrorBody(error);
+    // A refusal that asking again cannot change (a bad id, token or input) offers no retry.
+    this.#final = [400, 403, 404, 412].includes(body.status);
     this.#set('error');
     this.#alert = body.message;
     this.dispatchEvent(new FormErrorEvent(body));
@@ -561,7 +572,7 @@ export class HumanInputForm extends LitElement {
         (filled) => html`<section part="filled">
           <h2 part="title">${this.#title(filled.title)}</h2>
           ${filled.action ? filled.body : html`<fieldset disabled>${filled.body}</fieldset>`}
-          <p part=${filled.action ? 'chosen' : 'note'}>${filled.action ? format(t.chose, filled.action) : t.timeout}</p>
+          ${filled.action ? html`<p part="chosen">${format(t.chose, filled.action)}</p>` : filled.timedOut ? html`<p part="note">${t.timeout}</p>` : ''}
         </section>`,
       )}
       ${form
@@ -586,7 +597,7 @@ export class HumanInputForm extends LitElement {
           </form>`
         : ''}
       ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.sessionUrl ? this.#alert : t.noSession}</p>` : ''}
-      ${phase === 'error' && this.sessionUrl
+      ${phase === 'error' && this.sessionUrl && !this.#final
         ? html`<button
             part="retry"
             @click=${() => {

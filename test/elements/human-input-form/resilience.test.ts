@@ -279,10 +279,18 @@ describe('<human-input-form> under failure', () => {
     }
   });
 
-  it('leaves a failed session visible with a retry', async () => {
-    const el = await fixture<HumanInputForm>(html`<human-input-form session-url="/api/no-such-endpoint"></human-input-form>`);
+  it('leaves a failed session visible, with a retry when the backend could not be reached', async () => {
+    // Nothing listens on port 9: the next try may well work, so a retry is offered, and it tries again.
+    const el = await fixture<HumanInputForm>(html`<human-input-form session-url="http://127.0.0.1:9/session"></human-input-form>`);
     await until(() => hasState(el, 'error'), 'the error');
-    expect($(el, '[part~=retry]')).to.exist;
+    const errors: string[] = [];
+    el.addEventListener('form-error', (e) => errors.push(e.error.code));
+    $<HTMLButtonElement>(el, '[part~=retry]')!.click();
+    await until(() => errors.length === 1 && hasState(el, 'error'), 'the retry to fail again');
+    // A session endpoint that does not exist answers 404: asking again cannot help, so no retry.
+    const missing = await fixture<HumanInputForm>(html`<human-input-form session-url="/api/no-such-endpoint"></human-input-form>`);
+    await until(() => hasState(missing, 'error'), 'the error');
+    expect($(missing, '[part~=retry]')).to.be.null;
     void sessionUrl;
   });
 });
