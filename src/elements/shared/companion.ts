@@ -182,7 +182,7 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
     const request = this.request();
     if (this.#busy || !this.sessionUrl) return;
     if (!request) {
-      this.note = this.emptyNote;
+      this.note = '';
       return this.set('empty');
     }
     const run = this.run;
@@ -197,7 +197,7 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
       if (run !== this.run) return;
       this.items = [...this.items, ...page.data];
       this.more = page.has_more;
-      this.note = this.items.length ? '' : this.emptyNote;
+      this.note = '';
       this.set(this.items.length ? 'ready' : 'empty');
     } catch (error) {
       if (run === this.run) this.failed(error);
@@ -212,7 +212,8 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
   }
 
   protected renderPaging(): unknown {
-    return html`${this.state === 'empty' ? html`<p part="empty">${this.emptyNote}</p>` : nothing}
+    // The empty state is said once, and announced (the status line stays quiet then).
+    return html`${this.state === 'empty' ? html`<p part="empty" role="status">${this.emptyNote}</p>` : nothing}
     ${this.more ? html`<button part="more" ?disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
   }
 }

@@ -177,7 +177,10 @@ describe('<conversation-list>', () => {
     expect($(el, '[part=list]')!.getAttribute('aria-busy')).to.equal('true');
     await settled(el);
     expect(el.matches(':state(empty)')).to.equal(true);
-    expect($(el, '[part=status]')!.textContent).to.equal('No conversations yet.');
+    // Said once, and announced.
+    expect($(el, '[part=empty]')!.textContent).to.equal('No conversations yet.');
+    expect($(el, '[part=empty]')!.getAttribute('role')).to.equal('status');
+    expect($(el, '[part=status]')!.textContent).to.equal('');
     await expectNoAxeViolations(el);
 
     const broken = await fixture<ConversationList>(html`<conversation-list session-url="/api/session?app=no-such-app"></conversation-list>`);
