@@ -14,7 +14,7 @@ import type { ChatAnswer } from './qa/chat.js';
 import { APPS_PATH, sessionUrl, USER_COOKIE, type AppsAnswer, type DemoApp } from './qa/contract.js';
 import { EventLog } from './qa/event-log.js';
 import { qa, QaError } from './qa/qa-client.js';
-import { renderRunInputs, runInputValues } from './qa/run-inputs.js';
+import { renderRunInputs, runInputValues, showRunInputs } from './qa/run-inputs.js';
 
 /** Modes whose runs are workflows, so they can pause for a human. */
 const WORKFLOW_MODES = new Set(['workflow', 'advanced-chat']);
@@ -86,6 +86,8 @@ page.addEventListener('run-event', (e) => {
   }
   runActive = event.event !== 'workflow_finished' && event.event !== 'error';
   if (event.event === 'human_input_required') openForm = { token: event.data.form_token, id: event.data.form_id };
+  // A followed run (after a reload, or from a link) shows its own inputs in the Scenario fields.
+  if (event.event === 'workflow_started') showRunInputs(inputsBox, event.data.inputs);
   if (FORM_CLOSED.has(event.event)) openForm = undefined;
   chat.followRun(event);
   showRun();

@@ -38,3 +38,11 @@ export function runInputValues(container: HTMLElement): Record<string, string | 
     [...fields].filter((f) => f.value !== '').map((f) => [f.name, f instanceof HTMLInputElement && f.type === 'number' ? Number(f.value) : f.value]),
   );
 }
+
+/** Puts a run's own inputs (from its `workflow_started`) back in the fields, so they tell what is on screen. */
+export function showRunInputs(container: HTMLElement, inputs: Record<string, unknown>): void {
+  for (const field of container.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('[data-run-input]')) {
+    const value = inputs[field.name];
+    if (typeof value === 'string' || typeof value === 'number') field.value = String(value);
+  }
+}

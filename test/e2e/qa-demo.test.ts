@@ -97,12 +97,19 @@ test('a Reply while a Chatflow form waits: the reply\'s run has a form of its ow
 
 test('the URL keeps the run: a reload follows it and restores what was typed; New run starts another', async () => {
   const { page, problems } = await openPage();
-  const run = await runInUrl(page);
+  // A run with inputs of its own.
+  const first = await runInUrl(page);
+  await page.locator('#inputs').getByLabel('Version').fill('7.7.7');
+  await page.getByRole('button', { name: 'New run', exact: true }).click();
+  const run = await runInUrl(page, first);
+  await page.locator('human-input-form').getByText('7.7.7').first().waitFor({ timeout: 10_000 });
   await (await firstTextbox(page.locator('human-input-form'))).fill('Typed before the reload.');
   const runs = (await serviceState()).runs.length;
 
   await page.reload();
   await expectValue(await firstTextbox(page.locator('human-input-form')), 'Typed before the reload.');
+  // The Scenario fields show the followed run's inputs, not the defaults.
+  await expectValue(page.locator('#inputs').getByLabel('Version'), '7.7.7');
   assert.equal(await runInUrl(page), run);
   assert.equal(await page.locator('human-input-form').evaluate((element) => element.runId), run);
   assert.equal((await serviceState()).runs.length, runs, 'the reload started a run');
