@@ -52,6 +52,8 @@ let runActive = false;
 let startProblem = '';
 /** The form the run waits on: its token (null for a form answered by email) and id. */
 let openForm: { token: string | null; id: string } | undefined;
+/** Set while a run named by the URL is being followed: its own inputs go back into the Scenario fields once. */
+let showInputsOfRun = '';
 
 // The user: a cookie the sample backend reads in place of a real login.
 const userField = $<HTMLInputElement>('#user');
@@ -86,8 +88,12 @@ page.addEventListener('run-event', (e) => {
   }
   runActive = event.event !== 'workflow_finished' && event.event !== 'error';
   if (event.event === 'human_input_required') openForm = { token: event.data.form_token, id: event.data.form_id };
-  // A followed run (after a reload, or from a link) shows its own inputs in the Scenario fields.
-  if (event.event === 'workflow_started') showRunInputs(inputsBox, event.data.inputs);
+  // A run named by the URL (a reload, a link) shows its own inputs in the Scenario fields; a run
+  // the page started has them there already, and may not overwrite what is being typed for the next.
+  if (event.event === 'workflow_started' && event.workflow_run_id === showInputsOfRun) {
+    showInputsOfRun = '';
+    showRunInputs(inputsBox, event.data.inputs);
+  }
   if (FORM_CLOSED.has(event.event)) openForm = undefined;
   chat.followRun(event);
   showRun();
@@ -226,6 +232,7 @@ function loadFromUrl(): void {
   }
   if (asked.run && WORKFLOW_MODES.has(selectedApp().mode)) {
     log.clear();
+    showInputsOfRun = asked.run;
     follow(asked.run, ' (named in the URL)');
   } else void newRun();
 }
