@@ -6,13 +6,13 @@
  * conversation.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { test } from 'node:test';
 import { collectProblems } from './helpers/forms.js';
+import { useDemo } from './helpers/qa-page.js';
 
 const SESSION = '/api/session?app=8f9e0d1c-2b3a-4c5d-9e8f-7a6b5c4d3e2f';
+
+const site = useDemo();
 
 /** A host page: the package through the demo's Vite server, a chat box of its own, the four companions wired together. */
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Support</title><link rel="icon" href="data:,">
@@ -50,26 +50,13 @@ document.getElementById('list').addEventListener('conversation-selected', async 
 });
 </script></body></html>`;
 
-let demo: RunningDemo;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemo({ port: 0, servicePort: 0 });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
-
 test('a new user picks a conversation, edits its variables, rates and hears the answer, renames it', { timeout: 90_000 }, async () => {
-  const context = await browser.newContext();
-  await context.addCookies([{ name: 'demo_user', value: `e2e-${Date.now()}`, url: demo.url }]);
+  const context = await site.browser.newContext();
+  await context.addCookies([{ name: 'demo_user', value: `e2e-${Date.now()}`, url: site.demo.url }]);
   const page = await context.newPage();
   const problems = collectProblems(page);
-  await page.route(`${demo.url}support.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
-  await page.goto(`${demo.url}support.html`);
+  await page.route(`${site.demo.url}support.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
+  await page.goto(`${site.demo.url}support.html`);
 
   const list = page.locator('conversation-list');
   await list.getByText('No conversations yet.').first().waitFor({ timeout: 15_000 });

@@ -10,40 +10,34 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { after, test } from 'node:test';
 import { axeViolations } from './helpers/axe.js';
 import { E2E_FIXTURE } from './helpers/examples.js';
 import { collectProblems, firstTextbox } from './helpers/forms.js';
 import { builtPackage, REPO } from './helpers/package-build.js';
+import { useDemo } from './helpers/qa-page.js';
 
 const BESIDE_THE_BUNDLE = ['hitl-elements.ja.js', 'hitl-elements.zh-Hans.js', 'hitl-elements.companions.ja.js', 'hitl-elements.companions.zh-Hans.js'];
 
-let bundleDir: string;
-let demo: RunningDemo;
-let browser: Browser;
+let bundleDir = '';
 
-before(async () => {
+// The bundle's folder is made first (empty: no build yet), then the demo serves it.
+const site = useDemo(() => {
   bundleDir = mkdtempSync(join(tmpdir(), 'hitl-demo-bundle-'));
-  demo = await startDemo({ port: 0, servicePort: 0, fixturePath: E2E_FIXTURE, bundleDir });
-  browser = await launchChromium();
+  return { fixturePath: E2E_FIXTURE, bundleDir };
 });
 
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-  rmSync(bundleDir, { recursive: true, force: true });
+after(() => {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
 });
 
 test('before a build: the page says on screen to run npm run build, and is otherwise sound (axe)', async () => {
-  const page = await browser.newPage();
-  await page.goto(new URL('script-tag/', demo.url).href);
+  const page = await site.browser.newPage();
+  await page.goto(new URL('script-tag/', site.demo.url).href);
   const notice = page.getByRole('alert');
   await notice.waitFor({ timeout: 10_000 });
   assert.match(await notice.innerText(), /^Run npm run build first: the script-tag page loads dist\/hitl-elements\.js\. Then reload this page\.$/);
-  assert.equal((await fetch(new URL('hitl-elements.js', demo.url))).status, 404);
+  assert.equal((await fetch(new URL('hitl-elements.js', site.demo.url))).status, 404);
   assert.deepEqual(await axeViolations(page), []);
   await page.close();
 });
@@ -52,16 +46,16 @@ test('after a build: the bundle and its locale files are served, and lang="ja" r
   const dist = join(await builtPackage(), 'dist');
   for (const file of readdirSync(dist).filter((f) => f.startsWith('hitl-elements.'))) copyFileSync(join(dist, file), join(bundleDir, file));
   for (const file of ['hitl-elements.js', 'hitl-elements.js.map', ...BESIDE_THE_BUNDLE]) {
-    const answer = await fetch(new URL(file, demo.url));
+    const answer = await fetch(new URL(file, site.demo.url));
     assert.equal(answer.status, 200, `${file}: ${answer.status}`);
     assert.match(answer.headers.get('content-type') ?? '', file.endsWith('.map') ? /json/ : /javascript/, file);
   }
 
-  const page = await browser.newPage();
+  const page = await site.browser.newPage();
   const problems = collectProblems(page);
   const loaded: string[] = [];
   page.on('response', (r) => loaded.push(`${new URL(r.url()).pathname} ${r.status()}`));
-  await page.goto(new URL('script-tag/', demo.url).href);
+  await page.goto(new URL('script-tag/', site.demo.url).href);
   // Served as a static site would serve it: no script but the bundle's (no dev-server client).
   assert.deepEqual(await page.locator('script').evaluateAll((scripts) => scripts.map((s) => s.getAttribute('src'))), ['/hitl-elements.js']);
   const form = page.locator('human-input-form');

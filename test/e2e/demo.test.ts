@@ -3,30 +3,17 @@
  * in headless Chromium, from page load to `workflow_finished`.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { test } from 'node:test';
+import { useDemo } from './helpers/qa-page.js';
 
-let demo: RunningDemo;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemo({ port: 0, servicePort: 0 });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const site = useDemo();
 
 test('a new user fills the form, approves, and sees the run finish', async () => {
-  const page = await browser.newPage();
+  const page = await site.browser.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  await page.goto(demo.url);
+  await page.goto(site.demo.url);
 
   const form = page.locator('human-input-form');
   const comments = form.getByRole('textbox', { name: 'Comments' });

@@ -5,32 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
-import { launchChromium } from '../helpers/chromium.js';
+import { test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { collectProblems } from './helpers/forms.js';
+import { useDemo } from './helpers/qa-page.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/browser.json', import.meta.url));
 
-let demo: RunningDemo;
-let browser: Browser;
-
-before(async () => {
-  demo = await startDemo({ port: 0, servicePort: 0, fixturePath: FIXTURE });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await demo?.close();
-});
+const site = useDemo(() => ({ fixturePath: FIXTURE }));
 
 /** The QA page on one of the fixture's apps, once its element shows `state` (a custom state). */
 async function open(app: string, state = 'ready'): Promise<{ page: Page; form: Locator; problems: string[] }> {
-  const page = await browser.newPage();
+  const page = await site.browser.newPage();
   const problems = collectProblems(page);
-  await page.goto(`${demo.url}#app=${app}`);
+  await page.goto(`${site.demo.url}#app=${app}`);
   const form = page.locator('human-input-form');
   await page.locator(`human-input-form:state(${state})`).waitFor({ timeout: 10_000 });
   return { page, form, problems };

@@ -5,36 +5,30 @@
  * endpoint.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../demo/server.js';
+import { after, test } from 'node:test';
 import { loadFixture } from '../../src/service/fixture.js';
 import { startService, type RunningService } from '../../src/service/server.js';
-import { launchChromium } from '../helpers/chromium.js';
 import { E2E_FIXTURE } from './helpers/examples.js';
 import { collectProblems, firstTextbox, runFinished } from './helpers/forms.js';
+import { useDemo } from './helpers/qa-page.js';
 
-let upstream: RunningService;
-let demo: RunningDemo;
-let browser: Browser;
+let upstream: RunningService | undefined;
 
-before(async () => {
+// The deployment is started first, then the demo pointed at it.
+const site = useDemo(async () => {
   upstream = await startService({ fixture: await loadFixture(E2E_FIXTURE), port: 0 });
-  demo = await startDemo({ port: 0, upstreamUrl: upstream.url, apiKey: 'app-e2e-expenses' });
-  browser = await launchChromium();
+  return { upstreamUrl: upstream.url, apiKey: 'app-e2e-expenses' };
 });
 
 after(async () => {
-  await browser?.close();
-  await demo?.close();
   await upstream?.close();
 });
 
 test('the page runs the deployment\'s app, with the QA controls off and explained', async () => {
-  assert.equal(demo.backend.service, undefined, 'an embedded service was started');
-  const page = await browser.newPage();
+  assert.equal(site.demo.backend.service, undefined, 'an embedded service was started');
+  const page = await site.browser.newPage();
   const problems = collectProblems(page);
-  await page.goto(demo.url);
+  await page.goto(site.demo.url);
   await page.getByText('A real deployment (UPSTREAM_URL)', { exact: true }).waitFor();
   // The one app of APP_API_KEY, named by the deployment's GET /info, with its GET /parameters inputs.
   const picker = page.locator('#app');
@@ -57,10 +51,10 @@ test('the page runs the deployment\'s app, with the QA controls off and explaine
 });
 
 test('the QA routes answer 404 and leave the upstream\'s admin endpoint alone', async () => {
-  const before = await (await fetch(new URL('/_qa/state', new URL(upstream.url).origin))).json();
-  const answer = await fetch(new URL('/api/qa/settings', demo.url), { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"latencyMs": 1000}' });
+  const before = await (await fetch(new URL('/_qa/state', new URL(upstream!.url).origin))).json();
+  const answer = await fetch(new URL('/api/qa/settings', site.demo.url), { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{"latencyMs": 1000}' });
   assert.equal(answer.status, 404);
   assert.match(((await answer.json()) as { message: string }).message, /UPSTREAM_URL/);
-  assert.equal((await fetch(new URL('/api/qa', demo.url))).status, 404);
-  assert.deepEqual(await (await fetch(new URL('/_qa/state', new URL(upstream.url).origin))).json(), before);
+  assert.equal((await fetch(new URL('/api/qa', site.demo.url))).status, 404);
+  assert.deepEqual(await (await fetch(new URL('/_qa/state', new URL(upstream!.url).origin))).json(), before);
 });

@@ -6,9 +6,6 @@ export const styles = [
   css`
     @layer hitl {
       [part~='list'] {
-        list-style: none;
-        margin: 0.5rem 0;
-        padding: 0;
         max-height: var(--hitl-list-max-height, 24rem);
         overflow: auto;
         border-radius: calc(var(--_r) / 2);

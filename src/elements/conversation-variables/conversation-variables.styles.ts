@@ -5,11 +5,6 @@ export const styles = [
   ...companionStyles,
   css`
     @layer hitl {
-      [part~='list'] {
-        list-style: none;
-        margin: 0.5rem 0;
-        padding: 0;
-      }
       [part~='variable'] {
         padding: 0.5rem 0;
         border-top: 1px solid var(--_b);

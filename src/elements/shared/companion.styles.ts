@@ -1,7 +1,7 @@
 import { css } from 'lit';
 import { baseStyles } from './styles.js';
 
-/** What the companions add to the shared rules: the box, the accent of chosen buttons, rows, the status line. */
+/** What the companions add to the shared rules: the box, the accent of chosen buttons, lists, rows, the status line. */
 export const companionStyles = [
   baseStyles,
   css`
@@ -19,6 +19,11 @@ export const companionStyles = [
       }
       textarea {
         width: 100%;
+      }
+      [part~='list'] {
+        list-style: none;
+        margin: 0.5rem 0;
+        padding: 0;
       }
       [aria-pressed='true'],
       [data-primary] {

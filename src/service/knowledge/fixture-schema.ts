@@ -4,7 +4,7 @@
  * indexed at load), tags, external knowledge APIs and knowledge pipelines.
  */
 import { z } from 'zod';
-import { BUILT_IN_FIELDS, checkRetrievalModel, retrievalModelSchema } from './validation.js';
+import { BUILT_IN_FIELDS, checkRetrievalModel, parentMode, preProcessingRule, processMode, retrievalModelSchema } from './validation.js';
 
 /** The real service routes knowledge ids as `<uuid:…>`; anything else is not a route. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,15 +42,14 @@ const segmentation = z.object({
   chunk_overlap: z.number().int().min(0).default(0),
 });
 
-export const processRuleSchema = z.object({
-  mode: z.enum(['automatic', 'custom', 'hierarchical']),
+/** A fixture document's process rule: the request's shape, with the fixture's defaults. */
+const fixtureProcessRule = z.object({
+  mode: processMode,
   rules: z
     .object({
-      pre_processing_rules: z
-        .array(z.object({ id: z.enum(['remove_stopwords', 'remove_extra_spaces', 'remove_urls_emails']), enabled: z.boolean() }))
-        .default([]),
+      pre_processing_rules: z.array(preProcessingRule).default([]),
       segmentation: segmentation.optional(),
-      parent_mode: z.enum(['full-doc', 'paragraph']).optional(),
+      parent_mode: parentMode.optional(),
       subchunk_segmentation: segmentation.optional(),
     })
     .optional(),
@@ -92,7 +91,7 @@ const fixtureDataset = z.object({
   embedding_model_provider: z.string().nullable().default(null),
   doc_form: z.enum(['text_model', 'hierarchical_model', 'qa_model']).default('text_model'),
   doc_language: z.string().default('English'),
-  process_rule: processRuleSchema.optional(),
+  process_rule: fixtureProcessRule.optional(),
   /** Checked like a request's retrieval model. */
   retrieval_model: retrievalModelSchema.optional(),
   /** Tag names or ids. */

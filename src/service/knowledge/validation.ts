@@ -246,16 +246,18 @@ const segmentationSchema = z.object({
   chunk_overlap: z.number().int().min(0).nullable().optional(),
 });
 
+/** The parts of a process rule that requests and the fixture share (each with its own defaults). */
+export const processMode = z.enum(['automatic', 'custom', 'hierarchical']);
+export const preProcessingRule = z.object({ id: z.enum(['remove_stopwords', 'remove_extra_spaces', 'remove_urls_emails']), enabled: z.boolean() });
+export const parentMode = z.enum(['full-doc', 'paragraph']);
+
 export const processRuleSchema = z.object({
-  mode: z.enum(['automatic', 'custom', 'hierarchical']),
+  mode: processMode,
   rules: z
     .object({
-      pre_processing_rules: z
-        .array(z.object({ id: z.enum(['remove_stopwords', 'remove_extra_spaces', 'remove_urls_emails']), enabled: z.boolean() }))
-        .nullable()
-        .optional(),
+      pre_processing_rules: z.array(preProcessingRule).nullable().optional(),
       segmentation: segmentationSchema.nullable().optional(),
-      parent_mode: z.enum(['full-doc', 'paragraph']).nullable().optional(),
+      parent_mode: parentMode.nullable().optional(),
       subchunk_segmentation: segmentationSchema.nullable().optional(),
     })
     .nullable()

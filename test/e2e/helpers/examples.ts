@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { createHostBackend, type HostBackend } from '../../../demo/host-backend.js';
 import { launchChromium } from '../../helpers/chromium.js';
@@ -61,4 +61,19 @@ export function exampleUnderTest(name: string): { readonly example: ServedExampl
     await context.example?.close();
   });
   return context;
+}
+
+/**
+ * The React and Vue examples share a toolbar: a new run with `version`, started from it, once the
+ * element shows that version's form.
+ */
+export async function startExampleRun(page: Page, version: string): Promise<void> {
+  await page.getByLabel('Version to release').fill(version);
+  await page.getByRole('button', { name: 'Start a new run' }).click();
+  await page.locator('human-input-form').getByText(`Version ${version} brings faster uploads`).waitFor({ timeout: 10_000 });
+}
+
+/** The element's events an example app listed, sorted: that each arrived is the point here (their order is tested with the element). */
+export async function seenByApp(page: Page): Promise<string[]> {
+  return (await page.locator('#seen li').allInnerTexts()).sort();
 }

@@ -5,7 +5,7 @@
  */
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startDemo, type RunningDemo } from '../../../demo/server.js';
+import { startDemo, type DemoOptions, type RunningDemo } from '../../../demo/server.js';
 import { launchChromium } from '../../helpers/chromium.js';
 import { E2E_FIXTURE } from './examples.js';
 import { collectProblems, firstTextbox } from './forms.js';
@@ -22,11 +22,16 @@ export interface QaPage {
   logText(page: Page): Promise<string>;
 }
 
-export function useQaPage(options: { fixturePath?: string } = {}): QaPage {
+/**
+ * One demo (on free ports) and one Chromium for the whole test file, started before its tests and
+ * closed after them. `options` runs when the demo starts, so it may first make what the demo is
+ * given (an upstream, a folder); the fixture is `npm start`'s unless it names another.
+ */
+export function useDemo(options: () => DemoOptions | Promise<DemoOptions> = () => ({})): { readonly demo: RunningDemo; readonly browser: Browser } {
   let demo: RunningDemo | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    demo = await startDemo({ port: 0, servicePort: 0, fixturePath: options.fixturePath ?? E2E_FIXTURE });
+    demo = await startDemo({ port: 0, servicePort: 0, ...(await options()) });
     browser = await launchChromium();
   });
   after(async () => {
@@ -37,13 +42,25 @@ export function useQaPage(options: { fixturePath?: string } = {}): QaPage {
     get demo() {
       return demo!;
     },
+    get browser() {
+      return browser!;
+    },
+  };
+}
+
+export function useQaPage(options: { fixturePath?: string } = {}): QaPage {
+  const site = useDemo(() => ({ fixturePath: options.fixturePath ?? E2E_FIXTURE }));
+  return {
+    get demo() {
+      return site.demo;
+    },
     async serviceState() {
-      return (await fetch(new URL('/_qa/state', new URL(demo!.backend.upstreamUrl).origin))).json() as never;
+      return (await fetch(new URL('/_qa/state', new URL(site.demo.backend.upstreamUrl).origin))).json() as never;
     },
     async openPage({ hash = '', viewport, ready = (page: Page) => firstTextbox(page.locator('human-input-form')) } = {}) {
-      const page = await browser!.newPage(viewport ? { viewport } : {});
+      const page = await site.browser.newPage(viewport ? { viewport } : {});
       const problems = collectProblems(page);
-      await page.goto(demo!.url + hash);
+      await page.goto(site.demo.url + hash);
       await ready(page);
       return { page, problems };
     },
