@@ -3,17 +3,21 @@
  * folder that every end-to-end test shares, so tests use the real build output without racing a
  * developer's own `dist/`. The folder is laid out like an installed copy: package.json, dist/,
  * custom-elements.json, and node_modules linked to the repository's.
+ *
+ * The cache lives inside this clone (`node_modules/.cache/`), never in the OS temp folder: a cache
+ * shared between clones kept a link to the first clone's node_modules, and once that clone was
+ * deleted every later clone (CI's fresh checkout included) reused it through a dangling link.
+ * An entry is reused only when its node_modules link still resolves to this clone's.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 export const REPO = resolve(import.meta.dirname, '../../..');
 const INPUTS = ['src', 'scripts', 'package.json', 'vite.config.ts', 'tsconfig.build.json', 'tsconfig.node.json', 'custom-elements-manifest.config.mjs'];
-const CACHE = join(tmpdir(), 'hitl-elements-build');
+export const CACHE = join(REPO, 'node_modules', '.cache', 'hitl-elements-build');
 const STALE_MS = 60 * 60 * 1000;
 
 function inputsHash(): string {
@@ -39,10 +43,21 @@ export function builtPackage(): Promise<string> {
   return built;
 }
 
+/** Whether a cached build can serve this clone: complete, and linked to this clone's node_modules. */
+export function usableBuild(root: string, repo = REPO): boolean {
+  if (!existsSync(join(root, 'package.json'))) return false;
+  try {
+    return realpathSync(join(root, 'node_modules')) === realpathSync(join(repo, 'node_modules'));
+  } catch {
+    return false; // a dangling link
+  }
+}
+
 async function build(): Promise<string> {
   const hash = inputsHash();
   const root = join(CACHE, hash);
-  if (existsSync(join(root, 'package.json'))) return root;
+  if (usableBuild(root)) return root;
+  rmSync(root, { recursive: true, force: true });
   mkdirSync(CACHE, { recursive: true });
   for (const old of readdirSync(CACHE)) {
     const path = join(CACHE, old);
