@@ -13,7 +13,11 @@ import type { Params, Router } from '../router.js';
 import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
 import { UUID_PATTERN } from './fixture-schema.js';
 import { NO_EMBEDDING_MODEL } from './models.js';
-import type { DatasetRecord, KnowledgeStore } from './store.js';
+import { checkDatasetModel, createDataset, listDatasets, metadataFields, updateDataset } from './datasets.js';
+import { deleteSegment, indexingStatus, listDocuments, listSegments, requireDocument, saveDocument, updateDocumentStatus } from './documents.js';
+import type { DatasetRecord } from './records.js';
+import { datasetJSON, tagJSON } from './serialise.js';
+import type { KnowledgeStore } from './store.js';
 import {
   boolParam,
   checkRetrievalModel,
@@ -74,7 +78,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
   };
 
   // Registered before `/datasets/:dataset_id`, which would otherwise see `tags` as an id.
-  route('GET', '/datasets/tags', () => json(store.listTags()));
+  route('GET', '/datasets/tags', () => json(store.tags.map((t) => tagJSON(t, store.datasets))));
 
   route('GET', '/datasets', ({ url }) => {
     const query = {
@@ -84,7 +88,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
       include_all: boolParam(url, 'include_all', false),
       tag_ids: url.searchParams.getAll('tag_ids').flatMap((v) => v.split(',')).filter(Boolean),
     };
-    return json(store.listDatasets(query));
+    return json(listDatasets(store, query));
   });
 
   route('POST', '/datasets', async ({ request }) => {
@@ -93,10 +97,10 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     if (body.embedding_model && body.embedding_model_provider) {
       store.registry.require('text-embedding', body.embedding_model_provider, body.embedding_model);
     }
-    return json(store.createDataset(body));
+    return json(createDataset(store, body));
   });
 
-  route('GET', '/datasets/:dataset_id', ({ dataset }) => json(store.datasetJSON(dataset, 'detail')));
+  route('GET', '/datasets/:dataset_id', ({ dataset }) => json(datasetJSON(dataset, 'detail', store)));
 
   route('PATCH', '/datasets/:dataset_id', async ({ request, dataset }) => {
     const body = parseOrThrow(updateDatasetSchema, await readJsonObject(request), 'DatasetUpdatePayload');
@@ -105,14 +109,14 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     if (body.embedding_model && body.embedding_model_provider) {
       store.registry.require('text-embedding', body.embedding_model_provider, body.embedding_model);
     }
-    return json(store.updateDataset(dataset, body));
+    return json(updateDataset(store, dataset, body));
   });
 
   const createByText = async ({ request, dataset }: Call) => {
     const body = parseOrThrow(createByTextSchema, await readJsonObject(request), 'DocumentTextCreatePayload');
     if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
     requireEmbeddingProvider(store, dataset);
-    return json(store.createDocumentByText(dataset, body));
+    return json(saveDocument(store, dataset, body));
   };
   route('POST', '/datasets/:dataset_id/document/create-by-text', createByText);
   route('POST', '/datasets/:dataset_id/document/create_by_text', createByText);
@@ -123,7 +127,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
       throw badParam(validationMessage('DocumentListQuery', [{ path: ['status'], message: `Input should be ${DISPLAY_STATUSES.map((s) => `'${s}'`).join(', ')}` }]));
     }
     return json(
-      store.listDocuments(dataset, {
+      listDocuments(dataset, {
         page: intParam(url, 'page', 1, 1),
         limit: Math.min(intParam(url, 'limit', 20, 1), MAX_LIMIT),
         keyword: url.searchParams.get('keyword') || undefined,
@@ -133,23 +137,23 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
   });
 
   route('PATCH', '/datasets/:dataset_id/documents/status/:action', async ({ request, params, dataset }) => {
-    store.checkDatasetModel(dataset);
+    checkDatasetModel(store, dataset);
     const body = parseOrThrow(documentStatusSchema, await readJsonObject(request), 'DocumentStatusPayload');
     const action = params.action ?? '';
     if (!STATUS_ACTIONS.includes(action)) throw new ApiError(400, 'invalid_action', 'Invalid action.');
-    store.updateDocumentStatus(dataset, action as DocumentStatusAction, body.document_ids);
+    updateDocumentStatus(store, dataset, action as DocumentStatusAction, body.document_ids);
     return json({ result: 'success' });
   }, { rateLimited: false });
 
   route('GET', '/datasets/:dataset_id/documents/:batch/indexing-status', ({ params, dataset }) =>
-    json({ data: store.indexingStatus(dataset, params.batch ?? '') }),
+    json({ data: indexingStatus(dataset, params.batch ?? '') }),
   );
 
   route('GET', '/datasets/:dataset_id/documents/:document_id/segments', ({ url, params, dataset }) => {
-    const document = store.requireDocument(dataset, params.document_id!.toLowerCase());
+    const document = requireDocument(dataset, params.document_id!.toLowerCase());
     requireEmbeddingProvider(store, dataset);
     return json(
-      store.listSegments(document, {
+      listSegments(document, {
         page: intParam(url, 'page', 1, 1),
         limit: Math.min(intParam(url, 'limit', 20, 1), MAX_LIMIT),
         keyword: url.searchParams.get('keyword') || undefined,
@@ -159,9 +163,9 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
   });
 
   route('DELETE', '/datasets/:dataset_id/documents/:document_id/segments/:segment_id', ({ params, dataset }) => {
-    store.checkDatasetModel(dataset);
-    const document = store.requireDocument(dataset, params.document_id!.toLowerCase());
-    store.deleteSegment(document, params.segment_id!.toLowerCase());
+    checkDatasetModel(store, dataset);
+    const document = requireDocument(dataset, params.document_id!.toLowerCase());
+    deleteSegment(document, params.segment_id!.toLowerCase());
     // The seed says 200 (it wins over the real service's 204); the body is Dify's usual success one.
     return json({ result: 'success' });
   });
@@ -174,7 +178,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
 /** Indexing and chunk listing need the knowledge base's embedding model: 400 `provider_not_initialize` without it. */
 function requireEmbeddingProvider(store: KnowledgeStore, dataset: DatasetRecord): void {
   try {
-    store.checkDatasetModel(dataset);
+    checkDatasetModel(store, dataset);
   } catch {
     throw new ApiError(400, 'provider_not_initialize', NO_EMBEDDING_MODEL);
   }
@@ -182,7 +186,7 @@ function requireEmbeddingProvider(store: KnowledgeStore, dataset: DatasetRecord)
 
 /** The seed's retrieval-model rules, then the availability of the models it names. */
 function checkRetrieval(store: KnowledgeStore, model: RetrievalModelInput, dataset: DatasetRecord | null): void {
-  const issues = checkRetrievalModel(model, store.metadataFields(dataset), ['retrieval_model']);
+  const issues = checkRetrievalModel(model, metadataFields(dataset), ['retrieval_model']);
   if (issues.length) throw badParam(validationMessage('RetrievalModel', issues));
   const rm = model.reranking_model;
   if (rm?.reranking_provider_name && rm.reranking_model_name) {
