@@ -18,6 +18,8 @@ import type {
   IndexingStatusResponse,
   KnowledgePage,
   KnowledgeTag,
+  RetrieveRequest,
+  RetrieveResponse,
   SegmentListQuery,
   SegmentListResponse,
   SimpleResult,
@@ -140,6 +142,16 @@ export class KnowledgeClient {
   /** `DELETE /datasets/{dataset_id}/documents/{document_id}/segments/{segment_id}` (200 per the seed; a real deployment answers 204). */
   async deleteSegment(datasetId: string, documentId: string, segmentId: string, signal?: AbortSignal): Promise<void> {
     await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments/${seg(segmentId)}`, { signal });
+  }
+
+  // Retrieval
+
+  /**
+   * `POST /datasets/{dataset_id}/retrieve`: the chunks that best answer `query` (at most 250
+   * characters), best first. Without `retrieval_model` the knowledge base's own settings apply.
+   */
+  retrieve(datasetId: string, body: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/retrieve`, { json: body, signal });
   }
 
   // Tags and pipelines

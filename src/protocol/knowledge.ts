@@ -375,3 +375,52 @@ export interface DatasourcePluginsQuery {
   /** Published version (default) or the draft. */
   is_published?: boolean;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Retrieval (hit testing)
+
+/** `POST /datasets/{dataset_id}/retrieve`. */
+export interface RetrieveRequest {
+  /** At most 250 characters. */
+  query: string;
+  /** Omitted: the knowledge base's own retrieval settings. */
+  retrieval_model?: RetrievalModel | null;
+  external_retrieval_model?: ExternalRetrievalModel | null;
+  attachment_ids?: string[] | null;
+}
+
+/** The document a retrieved chunk belongs to. */
+export interface RetrievedDocument {
+  id: string;
+  data_source_type: string;
+  name: string;
+  doc_type: string | null;
+  /** The document's metadata values by field name, or null when it has none. */
+  doc_metadata: Record<string, string | number | null> | null;
+}
+
+/** A retrieved chunk: the chunk's fields (its child chunks are on the record) and its document. */
+export interface RetrievedSegment extends Omit<Segment, 'child_chunks'> {
+  sign_content: string | null;
+  document: RetrievedDocument;
+}
+
+/** A child chunk that matched (`hierarchical_model` knowledge bases). */
+export interface RetrievedChildChunk { id: string; content: string; position: number; score: number }
+
+export interface RetrievalRecord {
+  segment: RetrievedSegment;
+  /** The matching child chunks, best first; empty unless the document is `hierarchical_model`. */
+  child_chunks: RetrievedChildChunk[];
+  /** Relevance in [0, 1]; `keyword_search` gives 0 (keyword hits carry no score). */
+  score: number | null;
+  tsne_position: null;
+  files: { id: string; name: string; size: number; extension: string; mime_type: string; source_url: string }[];
+  summary: string | null;
+}
+
+export interface RetrieveResponse {
+  query: { content: string };
+  /** Best first, at most `top_k`. */
+  records: RetrievalRecord[];
+}

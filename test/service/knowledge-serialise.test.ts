@@ -16,7 +16,7 @@ function dataset(overrides: Partial<DatasetRecord> = {}): DatasetRecord {
     summary_index_setting: null, chunk_structure: null, created_by: OWNER.id, updated_by: OWNER.id, created_at: 100, updated_at: 100,
     app_count: 0, tags: ['t1'], pipeline_id: null, runtime_mode: null, icon_info: null, doc_metadata: [{ id: 'm1', name: 'lang', type: 'string' }],
     built_in_field_enabled: false, enable_api: true, is_multimodal: false, external: null, external_retrieval_model: null,
-    latest_rule: null, documents: [], ...overrides,
+    latest_rule: null, documents: [], queries: [], ...overrides,
   };
 }
 

@@ -248,7 +248,7 @@ function toQuestionAnswers(chunk: string): Chunk[] {
   return [{ content: sentence.trim().slice(0, 500), answer: chunk, children: [] }];
 }
 
-const STOPWORDS = new Set(
+export const STOPWORDS: ReadonlySet<string> = new Set(
   ('a an and are as at be been but by can do does for from has have how i if in into is it its just may more most no not of on or ' +
     'our so than that the their them then there these they this to was we were what when where which who why will with you your ' +
     'also about after all any each every only other over such up out very should would could must our us')

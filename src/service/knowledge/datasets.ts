@@ -127,6 +127,7 @@ export function createDataset(state: KnowledgeState, input: CreateDatasetInput):
     external_retrieval_model: input.provider === 'external' ? { ...DEFAULT_EXTERNAL_RETRIEVAL } : null,
     latest_rule: null,
     documents: [],
+    queries: [],
   };
   state.datasets.push(ds);
   return datasetJSON(ds, 'create', state);

@@ -42,6 +42,7 @@ export function datasetFromFixture(
     external_retrieval_model: d.provider === 'external' ? { ...DEFAULT_EXTERNAL_RETRIEVAL } : null,
     latest_rule: null,
     documents: [],
+    queries: [],
   };
   if (!d.documents.length) return ds;
   const rule = { id: uuid(), rule: resolveRule(d.process_rule, d.doc_form) };

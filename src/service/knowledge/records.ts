@@ -105,7 +105,11 @@ export interface DatasetRecord {
   external_retrieval_model: { top_k: number; score_threshold: number; score_threshold_enabled: boolean } | null;
   latest_rule: { id: string; rule: ResolvedProcessRule } | null;
   documents: DocumentRecord[];
+  /** Queries asked of it (the real service's `DatasetQuery` rows). */
+  queries: DatasetQueryRecord[];
 }
+
+export interface DatasetQueryRecord { id: string; content: string; source: 'hit_testing'; created_by: string; created_at: number }
 
 export const DEFAULT_EXTERNAL_RETRIEVAL = { top_k: 2, score_threshold: 0, score_threshold_enabled: false };
 

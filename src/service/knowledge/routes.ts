@@ -16,6 +16,7 @@ import { NO_EMBEDDING_MODEL } from './models.js';
 import { checkDatasetModel, createDataset, listDatasets, metadataFields, updateDataset } from './datasets.js';
 import { deleteSegment, indexingStatus, listDocuments, listSegments, requireDocument, saveDocument, updateDocumentStatus } from './documents.js';
 import type { DatasetRecord } from './records.js';
+import { retrieve } from './retrieval.js';
 import { datasetJSON, tagJSON } from './serialise.js';
 import type { KnowledgeStore } from './store.js';
 import {
@@ -25,7 +26,9 @@ import {
   createDatasetSchema,
   documentStatusSchema,
   intParam,
+  MAX_QUERY_CHARS,
   parseOrThrow,
+  retrieveSchema,
   updateDatasetSchema,
   validationMessage,
   type RetrievalModelInput,
@@ -169,6 +172,20 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     // The seed says 200 (it wins over the real service's 204); the body is Dify's usual success one.
     return json({ result: 'success' });
   });
+
+  const retrieveRoute = async ({ request, dataset }: Call) => {
+    const body = parseOrThrow(retrieveSchema, await readJsonObject(request), 'HitTestingPayload');
+    // `hit_testing_args_check`, after the payload's own validation.
+    if (!body.query && !body.attachment_ids?.length) throw badParam('Query or attachment_ids is required');
+    if ([...body.query].length > MAX_QUERY_CHARS) throw badParam(`Query cannot exceed ${MAX_QUERY_CHARS} characters`);
+    if (body.retrieval_model) {
+      const issues = checkRetrievalModel(body.retrieval_model, metadataFields(dataset), ['retrieval_model']);
+      if (issues.length) throw badParam(validationMessage('HitTestingPayload', issues));
+    }
+    return json(await retrieve(store, dataset, body));
+  };
+  route('POST', '/datasets/:dataset_id/retrieve', retrieveRoute);
+  route('POST', '/datasets/:dataset_id/hit-testing', retrieveRoute);
 
   route('GET', '/datasets/:dataset_id/pipeline/datasource-plugins', ({ url, dataset }) =>
     json(store.datasourcePlugins(dataset, boolParam(url, 'is_published', true))),

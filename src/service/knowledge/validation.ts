@@ -277,6 +277,25 @@ export const createByTextSchema = z.object({
   embedding_model_provider: z.string().nullable().optional(),
 });
 
+/** pydantic's `max_length` counts characters (code points), not UTF-16 units. */
+export const maxChars = (max: number) =>
+  z.string().superRefine((value, ctx) => {
+    if ([...value].length > max) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: value });
+  });
+
+/** Longest query of `POST /datasets/{id}/retrieve`. */
+export const MAX_QUERY_CHARS = 250;
+
+export const retrieveSchema = z.object({
+  query: maxChars(MAX_QUERY_CHARS),
+  retrieval_model: retrievalModelSchema.nullable().optional(),
+  external_retrieval_model: z
+    .object({ top_k: z.number().int(), score_threshold: z.number(), score_threshold_enabled: z.boolean() })
+    .nullable()
+    .optional(),
+  attachment_ids: z.array(z.string()).nullable().optional(),
+});
+
 export const documentStatusSchema = z.object({ document_ids: z.array(z.string()).default([]) });
 
 // ---------------------------------------------------------------------------------------------
