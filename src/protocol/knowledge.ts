@@ -424,3 +424,149 @@ export interface RetrieveResponse {
   /** Best first, at most `top_k`. */
   records: RetrievalRecord[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Documents by file, document detail
+
+/** `POST /datasets/{dataset_id}/document/create-by-file`: the `data` part (the file is the `file` part). */
+export type CreateDocumentByFileData = Omit<CreateDocumentByTextRequest, 'name' | 'text'>;
+
+/** `POST /datasets/{dataset_id}/documents/{document_id}/update-by-text`: what is present changes; the document is re-indexed. */
+export interface UpdateDocumentByTextRequest {
+  /** Required with `text`. */
+  name?: string;
+  text?: string;
+  process_rule?: ProcessRule;
+  doc_form?: DocForm;
+  doc_language?: string;
+  retrieval_model?: RetrievalModel;
+}
+
+/** `…/update-by-file`: the `data` part. */
+export type UpdateDocumentByFileData = Omit<UpdateDocumentByTextRequest, 'name' | 'text'> & { name?: string };
+
+export interface DocumentProcessRule { mode: ProcessRule['mode']; rules: NonNullable<ProcessRule['rules']> }
+
+/** `GET /datasets/{dataset_id}/documents/{document_id}` (`metadata=all`). */
+export interface DocumentDetail {
+  id: string;
+  position: number;
+  data_source_type: string;
+  data_source_info: Record<string, unknown> | null;
+  dataset_process_rule_id: string | null;
+  dataset_process_rule: (DocumentProcessRule & { id: string }) | null;
+  document_process_rule: DocumentProcessRule | null;
+  name: string;
+  created_from: string;
+  created_by: string;
+  created_at: number;
+  tokens: number;
+  indexing_status: IndexingStatus;
+  completed_at: number | null;
+  updated_at: number;
+  /** Seconds from the start of processing to completion. */
+  indexing_latency: number | null;
+  error: string | null;
+  enabled: boolean;
+  disabled_at: number | null;
+  disabled_by: string | null;
+  archived: boolean;
+  doc_type: string | null;
+  doc_metadata: { id: string; name: string; type: string; value: unknown }[];
+  segment_count: number;
+  average_segment_length: number;
+  hit_count: number;
+  display_status: DocumentDisplayStatus;
+  doc_form: DocForm;
+  doc_language: string;
+  summary_index_status: string | null;
+  need_summary: boolean;
+}
+
+/** `metadata` query of the document detail. */
+export type DocumentDetailMetadata = 'all' | 'only' | 'without';
+
+// ---------------------------------------------------------------------------------------------
+// Chunks written through the API
+
+export interface NewSegment { content: string; answer?: string; keywords?: string[] }
+
+/** `POST …/documents/{document_id}/segments`. */
+export interface CreateSegmentsRequest { segments: NewSegment[] }
+export interface SegmentsResponse { data: Segment[]; doc_form: DocForm }
+
+/** `GET`/`POST …/segments/{segment_id}`. */
+export interface SegmentResponse { data: Segment; doc_form: DocForm }
+
+/** `POST …/segments/{segment_id}`. */
+export interface UpdateSegmentRequest {
+  segment: {
+    content?: string;
+    answer?: string;
+    keywords?: string[];
+    /** false takes the chunk out of the index. */
+    enabled?: boolean;
+    /** Split a `hierarchical_model` parent chunk's children again from its new content. */
+    regenerate_child_chunks?: boolean;
+  };
+}
+
+export interface ChildChunkListQuery { page?: number; limit?: number; keyword?: string }
+export interface ChildChunkPage { data: ChildChunk[]; total: number; total_pages: number; page: number; limit: number }
+export interface ChildChunkResponse { data: ChildChunk }
+
+// ---------------------------------------------------------------------------------------------
+// Tags, metadata, models
+
+/** `GET /datasets/{dataset_id}/tags`. */
+export interface DatasetTagsResponse { data: { id: string; name: string }[]; total: number }
+
+export interface MetadataField { id: string; name: string; type: MetadataFieldType }
+
+/** `GET /datasets/{dataset_id}/metadata`. */
+export interface MetadataFieldsResponse {
+  doc_metadata: (MetadataField & { count: number })[];
+  built_in_field_enabled: boolean;
+}
+
+/** `GET /datasets/{dataset_id}/metadata/built-in`. */
+export interface BuiltInMetadataFields { fields: { name: string; type: MetadataFieldType }[] }
+
+/** `POST /datasets/{dataset_id}/documents/metadata`. */
+export interface DocumentMetadataRequest {
+  operation_data: {
+    document_id: string;
+    metadata_list: { id: string; name: string; value: string | number | null }[];
+    /** false (default): the list replaces the document's values; true: only the fields listed change. */
+    partial_update?: boolean;
+  }[];
+}
+
+export type ModelType = 'text-embedding' | 'rerank' | 'llm' | 'tts' | 'speech2text' | 'moderation';
+
+export interface I18nText { en_US: string; zh_Hans: string }
+
+export interface ProviderModel {
+  model: string;
+  label: I18nText;
+  model_type: ModelType;
+  features: string[] | null;
+  fetch_from: 'predefined-model' | 'customizable-model';
+  model_properties: Record<string, unknown>;
+  status: string;
+  deprecated: boolean;
+  load_balancing_enabled: boolean;
+  has_invalid_load_balancing_configs: boolean;
+}
+
+/** `GET /workspaces/current/models/model-types/{model_type}` item: a provider and its models of that type. */
+export interface ModelProvider {
+  /** The value to send as `embedding_model_provider` / `reranking_provider_name`. */
+  provider: string;
+  label: I18nText;
+  icon_small: I18nText | null;
+  icon_small_dark: I18nText | null;
+  status: string;
+  tenant_id: string;
+  models: ProviderModel[];
+}

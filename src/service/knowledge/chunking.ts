@@ -224,6 +224,11 @@ export function chunkText(text: string, rule: ResolvedProcessRule, docForm: DocF
   return chunks.map((content) => ({ content, answer: null, children: [] }));
 }
 
+/** A parent chunk's child chunks under a hierarchical rule (regenerated when the parent changes). */
+export function childChunksOf(parent: string, rule: ResolvedProcessRule): string[] {
+  return tidy(fixedSplit(parent, rule.rules.subchunk_segmentation ?? DEFAULT_HIERARCHICAL_RULES.subchunk_segmentation!));
+}
+
 function truncateTokens(text: string, max: number): string {
   if (estimateTokens(text) <= max) return text;
   let lo = 0;

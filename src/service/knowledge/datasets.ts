@@ -1,6 +1,6 @@
 /** Knowledge-base rules: listing, creation and update as the real service checks them. */
 import type { Dataset, DatasetPermission, IndexingTechnique, KnowledgePage, MetadataFieldType } from '../../protocol/index.js';
-import { badParam } from '../errors.js';
+import { ApiError, badParam } from '../errors.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { NO_EMBEDDING_MODEL } from './models.js';
 import { DEFAULT_EXTERNAL_RETRIEVAL, duplicateName, summarySetting, type DatasetRecord } from './records.js';
@@ -187,4 +187,13 @@ export function updateDataset(state: KnowledgeState, ds: DatasetRecord, input: U
   ds.updated_by = state.owner.id;
   ds.updated_at = nowSeconds();
   return datasetJSON(ds, 'update', state);
+}
+
+/** Deletes a knowledge base that no app uses; its documents, chunks and pending indexing go with it. */
+export function deleteDataset(state: KnowledgeState, ds: DatasetRecord): void {
+  if (ds.app_count > 0) {
+    throw new ApiError(409, 'dataset_in_use', 'The dataset is being used by some apps. Please remove the dataset from the apps before deleting it.');
+  }
+  for (const doc of ds.documents) doc.run++;
+  state.datasets.splice(state.datasets.indexOf(ds), 1);
 }

@@ -212,3 +212,39 @@ export function deleteSegment(doc: DocumentRecord, segmentId: string): void {
   doc.segments.splice(index, 1);
   doc.updated_at = nowSeconds();
 }
+
+/** States during which a document cannot be deleted. */
+const INDEXING_STATES: ReadonlySet<string> = new Set(['parsing', 'cleaning', 'splitting', 'indexing']);
+
+export function deleteDocument(ds: DatasetRecord, documentId: string): void {
+  const doc = ds.documents.find((d) => d.id === documentId);
+  if (!doc) throw notFound('Document Not Exists.');
+  if (doc.archived) throw archivedImmutable();
+  if (INDEXING_STATES.has(doc.indexing_status)) throw new ApiError(400, 'document_indexing', 'Cannot delete document during indexing.');
+  ds.documents.splice(ds.documents.indexOf(doc), 1);
+  doc.run++; // a pending indexing run of it stops
+  ds.updated_at = nowSeconds();
+}
+
+/**
+ * Re-indexes a document with what the request changes (`update-by-text`, `update-by-file`):
+ * its name, text (or file), rules or language; the rest is kept. Only an available document can
+ * be updated.
+ */
+export function updateDocument(
+  state: KnowledgeState,
+  ds: DatasetRecord,
+  doc: DocumentRecord,
+  input: Partial<Pick<SaveDocumentInput, 'name' | 'text' | 'file' | 'process_rule' | 'retrieval_model'>> & { doc_form?: string | null; doc_language?: string | null },
+): { document: DatasetDocument; batch: string } {
+  return saveDocument(state, ds, {
+    name: input.name ?? doc.name,
+    text: input.text ?? doc.text,
+    file: input.file ?? (input.text === undefined ? { size: doc.upload_file.size, extension: doc.upload_file.extension, mime_type: doc.upload_file.mime_type } : undefined),
+    process_rule: input.process_rule,
+    original_document_id: doc.id,
+    doc_form: input.doc_form ?? doc.doc_form,
+    doc_language: input.doc_language ?? doc.doc_language,
+    retrieval_model: input.retrieval_model,
+  });
+}

@@ -32,7 +32,7 @@ export function knowledgeRoutes<C>(router: Router<C>, fixture: Fixture): Knowled
   );
   const rate = kn?.subscription.knowledge_rate_limit;
   const limit = rate?.enabled ? new SlidingWindowLimit(rate.limit, rate.window_seconds * 1000) : null;
-  registerKnowledgeRoutes(router, { store, keys, limit });
+  registerKnowledgeRoutes(router, { store, keys, limit, tenantId: fixture.tenant_id });
   return {
     store,
     reset: () => (store.reset(), limit?.clear()),

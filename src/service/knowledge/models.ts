@@ -2,6 +2,7 @@
  * The workspace's models (from the fixture) and provider identifiers: `<org>/<plugin>/<provider>`,
  * where a bare `<name>` stands for `<default_organization>/<name>/<name>` (`ModelProviderID`).
  */
+import type { ModelProvider } from '../../protocol/index.js';
 import { badParam } from '../errors.js';
 import type { FixtureModel } from './fixture-schema.js';
 
@@ -51,4 +52,40 @@ export class ModelRegistry {
     if (!this.isAvailable(type, full, model)) throw badParam(type === 'rerank' ? NO_RERANK_MODEL : NO_EMBEDDING_MODEL);
     return full;
   }
+}
+
+/** `model_type` values of the models listing. */
+export const MODEL_TYPES: readonly string[] = ['text-embedding', 'rerank', 'llm', 'tts', 'speech2text', 'moderation'];
+
+/**
+ * `GET /workspaces/current/models/model-types/{type}`: each provider with a model of that type
+ * and those models, inactive ones included with their status (the workspace shows them too).
+ */
+export function providersOfType(registry: ModelRegistry, type: string, tenantId: string): ModelProvider[] {
+  if (!MODEL_TYPES.includes(type)) throw badParam(`invalid model type ${type}`);
+  const byProvider = new Map<string, FixtureModel[]>();
+  for (const m of registry.models) if (m.model_type === type) byProvider.set(m.provider, [...(byProvider.get(m.provider) ?? []), m]);
+  return [...byProvider].map(([provider, models]) => {
+    const name = provider.split('/').at(-1)!;
+    return {
+      provider,
+      label: { en_US: name, zh_Hans: name },
+      icon_small: null,
+      icon_small_dark: null,
+      status: models.some((m) => m.status === 'active') ? 'active' : models[0]!.status,
+      tenant_id: tenantId,
+      models: models.map((m) => ({
+        model: m.model,
+        label: { en_US: m.model, zh_Hans: m.model },
+        model_type: m.model_type,
+        features: null,
+        fetch_from: 'predefined-model',
+        model_properties: {},
+        status: m.status,
+        deprecated: false,
+        load_balancing_enabled: false,
+        has_invalid_load_balancing_configs: false,
+      })),
+    };
+  });
 }

@@ -1,27 +1,35 @@
 /**
- * The knowledge routes (service-api.md endpoints 1–7, dify-wire.md §7), all under `/datasets`
- * and all taking a knowledge key.
- *
- * Order of checks, like the real service: route (knowledge ids are UUIDs, else 404), key (401),
- * key scope (403), knowledge base (404 / 403), the subscription's rate limit on writes (403), then
- * the body and the operation itself.
+ * The knowledge routes (service-api.md endpoints 1–7, dify-wire.md §7, dify-wire-knowledge.md):
+ * knowledge bases, documents and retrieval here; chunks in `routes-chunks.ts`; tags, metadata and
+ * the models listing in `routes-workspace.ts`. Every route takes a knowledge key and makes the
+ * checks of `route-kit.ts` first.
  */
 import type { DocumentDisplayStatus, DocumentStatusAction } from '../../protocol/index.js';
-import { ApiError, NOT_FOUND_TEXT } from '../errors.js';
+import { ApiError, badParam } from '../errors.js';
 import { json, readJsonObject } from '../http.js';
-import type { Params, Router } from '../router.js';
-import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
-import { UUID_PATTERN } from './fixture-schema.js';
-import { NO_EMBEDDING_MODEL } from './models.js';
-import { checkDatasetModel, createDataset, listDatasets, metadataFields, updateDataset } from './datasets.js';
-import { deleteSegment, indexingStatus, listDocuments, listSegments, requireDocument, saveDocument, updateDocumentStatus } from './documents.js';
+import type { Router } from '../router.js';
+import { createDataset, deleteDataset, listDatasets, metadataFields, updateDataset, checkDatasetModel } from './datasets.js';
+import { documentFile, readDocumentUpload } from './document-files.js';
+import {
+  deleteDocument,
+  indexingStatus,
+  listDocuments,
+  requireDocument,
+  saveDocument,
+  updateDocument,
+  updateDocumentStatus,
+} from './documents.js';
 import type { DatasetRecord } from './records.js';
 import { retrieve } from './retrieval.js';
-import { datasetJSON, tagJSON } from './serialise.js';
+import { idParam, knowledgeRoute, MAX_LIMIT, noContent, requireEmbeddingProvider, type Call, type KnowledgeRouteDeps } from './route-kit.js';
+import { registerChunkRoutes } from './routes-chunks.js';
+import { registerWorkspaceRoutes } from './routes-workspace.js';
+import { datasetJSON, documentDetailJSON, type DocumentDetailView } from './serialise.js';
 import type { KnowledgeStore } from './store.js';
 import {
   boolParam,
   checkRetrievalModel,
+  createByFileDataSchema,
   createByTextSchema,
   createDatasetSchema,
   documentStatusSchema,
@@ -29,59 +37,24 @@ import {
   MAX_QUERY_CHARS,
   parseOrThrow,
   retrieveSchema,
+  updateByFileDataSchema,
+  updateByTextSchema,
   updateDatasetSchema,
   validationMessage,
   type RetrievalModelInput,
 } from './validation.js';
-import { badParam } from '../errors.js';
 
-export interface KnowledgeRouteDeps {
-  store: KnowledgeStore;
-  keys: KeyRing;
-  /** Null when the subscription has no knowledge rate limit. */
-  limit: SlidingWindowLimit | null;
-}
-
-interface Call {
-  request: Request;
-  params: Params;
-  url: URL;
-  /** Set on routes with a knowledge base id. */
-  dataset: DatasetRecord;
-}
+export type { KnowledgeRouteDeps } from './route-kit.js';
 
 const STATUS_ACTIONS: readonly string[] = ['enable', 'disable', 'archive', 'un_archive'];
 const DISPLAY_STATUSES: readonly string[] = ['queuing', 'indexing', 'paused', 'error', 'available', 'disabled', 'archived'];
-const MAX_LIMIT = 100;
+const DETAIL_VIEWS: readonly string[] = ['all', 'only', 'without'];
 
-export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, limit }: KnowledgeRouteDeps): void {
-  /**
-   * Wraps a handler with the checks every knowledge route makes. The subscription's rate limit
-   * counts the writes the real service counts (creating and changing knowledge bases, documents
-   * and chunks); document status actions and reads are free.
-   */
-  const route = (method: string, path: string, handler: (call: Call) => Promise<Response> | Response, { rateLimited = method !== 'GET' } = {}) => {
-    router.on(method, path, async (request, params, url) => {
-      for (const name of ['dataset_id', 'document_id', 'segment_id']) {
-        const value = params[name];
-        if (value !== undefined && !UUID_PATTERN.test(value)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
-      }
-      const key = keys.authenticate(request);
-      const datasetId = params.dataset_id;
-      let dataset: DatasetRecord | undefined;
-      if (datasetId === undefined) {
-        requireAllAccess(key);
-      } else {
-        requireDatasetAccess(key, datasetId.toLowerCase());
-        dataset = store.requireDataset(datasetId.toLowerCase());
-      }
-      if (rateLimited) limit?.hit();
-      return handler({ request, params, url, dataset: dataset! });
-    });
-  };
-
+export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRouteDeps): void {
+  const { store } = deps;
+  const route = knowledgeRoute(router, deps);
   // Registered before `/datasets/:dataset_id`, which would otherwise see `tags` as an id.
-  route('GET', '/datasets/tags', () => json(store.tags.map((t) => tagJSON(t, store.datasets))));
+  registerWorkspaceRoutes(route, store, deps.tenantId);
 
   route('GET', '/datasets', ({ url }) => {
     const query = {
@@ -115,6 +88,13 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     return json(updateDataset(store, dataset, body));
   });
 
+  route('DELETE', '/datasets/:dataset_id', ({ dataset }) => {
+    deleteDataset(store, dataset);
+    return noContent();
+  });
+
+  // Documents
+
   const createByText = async ({ request, dataset }: Call) => {
     const body = parseOrThrow(createByTextSchema, await readJsonObject(request), 'DocumentTextCreatePayload');
     if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
@@ -123,6 +103,47 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
   };
   route('POST', '/datasets/:dataset_id/document/create-by-text', createByText);
   route('POST', '/datasets/:dataset_id/document/create_by_text', createByText);
+
+  const createByFile = async ({ request, dataset }: Call) => {
+    if (dataset.provider === 'external') throw badParam('External datasets are not supported.');
+    const { data, files, fileFields } = await readDocumentUpload(request, true);
+    if (!dataset.indexing_technique && !data.indexing_technique) throw badParam('indexing_technique is required.');
+    requireEmbeddingProvider(store, dataset);
+    const file = (await documentFile(files, fileFields, true))!;
+    const body = parseOrThrow(createByFileDataSchema, data, 'KnowledgeConfig');
+    if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
+    if (!body.original_document_id && !dataset.latest_rule && !body.process_rule) throw badParam('process_rule is required.');
+    const docForm = data.doc_form === undefined ? (dataset.chunk_structure ?? dataset.documents[0]?.doc_form ?? body.doc_form) : body.doc_form;
+    return json(saveDocument(store, dataset, { ...body, doc_form: docForm, name: file.name, text: file.text, file }));
+  };
+  route('POST', '/datasets/:dataset_id/document/create-by-file', createByFile);
+  route('POST', '/datasets/:dataset_id/document/create_by_file', createByFile);
+
+  const updateByText = async ({ request, params, dataset }: Call) => {
+    const body = parseOrThrow(updateByTextSchema, await readJsonObject(request), 'DocumentTextUpdate');
+    if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
+    requireEmbeddingProvider(store, dataset);
+    const document = requireDocument(dataset, idParam(params, 'document_id'));
+    const text = body.text ? { name: body.name!, text: body.text } : { name: body.name ?? undefined };
+    return json(updateDocument(store, dataset, document, { ...text, process_rule: body.process_rule, doc_form: body.doc_form, doc_language: body.doc_language, retrieval_model: body.retrieval_model }));
+  };
+  route('POST', '/datasets/:dataset_id/documents/:document_id/update-by-text', updateByText);
+  route('POST', '/datasets/:dataset_id/documents/:document_id/update_by_text', updateByText);
+
+  const updateByFile = async ({ request, params, dataset }: Call) => {
+    if (dataset.provider === 'external') throw badParam('External datasets are not supported.');
+    const { data, files, fileFields } = await readDocumentUpload(request, false);
+    const file = await documentFile(files, fileFields, false);
+    const body = parseOrThrow(updateByFileDataSchema, data, 'KnowledgeConfig');
+    if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
+    requireEmbeddingProvider(store, dataset);
+    const document = requireDocument(dataset, idParam(params, 'document_id'));
+    const replacement = file ? { name: file.name, text: file.text, file } : { name: body.name ?? undefined };
+    return json(updateDocument(store, dataset, document, { ...replacement, process_rule: body.process_rule, doc_form: body.doc_form, doc_language: body.doc_language, retrieval_model: body.retrieval_model }));
+  };
+  route('POST', '/datasets/:dataset_id/documents/:document_id/update-by-file', updateByFile);
+  route('POST', '/datasets/:dataset_id/documents/:document_id/update_by_file', updateByFile);
+  route('PATCH', '/datasets/:dataset_id/documents/:document_id', updateByFile);
 
   route('GET', '/datasets/:dataset_id/documents', ({ url, dataset }) => {
     const status = url.searchParams.get('status') || undefined;
@@ -139,6 +160,18 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     );
   });
 
+  route('GET', '/datasets/:dataset_id/documents/:document_id', ({ url, params, dataset }) => {
+    const document = requireDocument(dataset, idParam(params, 'document_id'));
+    const view = url.searchParams.get('metadata') ?? 'all';
+    if (!DETAIL_VIEWS.includes(view)) throw new ApiError(400, 'invalid_metadata', `Invalid metadata value: ${view}`);
+    return json(documentDetailJSON(document, dataset, view as DocumentDetailView));
+  });
+
+  route('DELETE', '/datasets/:dataset_id/documents/:document_id', ({ params, dataset }) => {
+    deleteDocument(dataset, idParam(params, 'document_id'));
+    return noContent();
+  });
+
   route('PATCH', '/datasets/:dataset_id/documents/status/:action', async ({ request, params, dataset }) => {
     checkDatasetModel(store, dataset);
     const body = parseOrThrow(documentStatusSchema, await readJsonObject(request), 'DocumentStatusPayload');
@@ -152,26 +185,9 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
     json({ data: indexingStatus(dataset, params.batch ?? '') }),
   );
 
-  route('GET', '/datasets/:dataset_id/documents/:document_id/segments', ({ url, params, dataset }) => {
-    const document = requireDocument(dataset, params.document_id!.toLowerCase());
-    requireEmbeddingProvider(store, dataset);
-    return json(
-      listSegments(document, {
-        page: intParam(url, 'page', 1, 1),
-        limit: Math.min(intParam(url, 'limit', 20, 1), MAX_LIMIT),
-        keyword: url.searchParams.get('keyword') || undefined,
-        status: url.searchParams.getAll('status').flatMap((v) => v.split(',')).filter(Boolean),
-      }),
-    );
-  });
+  registerChunkRoutes(route, store);
 
-  route('DELETE', '/datasets/:dataset_id/documents/:document_id/segments/:segment_id', ({ params, dataset }) => {
-    checkDatasetModel(store, dataset);
-    const document = requireDocument(dataset, params.document_id!.toLowerCase());
-    deleteSegment(document, params.segment_id!.toLowerCase());
-    // The seed says 200 (it wins over the real service's 204); the body is Dify's usual success one.
-    return json({ result: 'success' });
-  });
+  // Retrieval
 
   const retrieveRoute = async ({ request, dataset }: Call) => {
     const body = parseOrThrow(retrieveSchema, await readJsonObject(request), 'HitTestingPayload');
@@ -190,15 +206,6 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, { store, keys, lim
   route('GET', '/datasets/:dataset_id/pipeline/datasource-plugins', ({ url, dataset }) =>
     json(store.datasourcePlugins(dataset, boolParam(url, 'is_published', true))),
   );
-}
-
-/** Indexing and chunk listing need the knowledge base's embedding model: 400 `provider_not_initialize` without it. */
-function requireEmbeddingProvider(store: KnowledgeStore, dataset: DatasetRecord): void {
-  try {
-    checkDatasetModel(store, dataset);
-  } catch {
-    throw new ApiError(400, 'provider_not_initialize', NO_EMBEDDING_MODEL);
-  }
 }
 
 /** The seed's retrieval-model rules, then the availability of the models it names. */

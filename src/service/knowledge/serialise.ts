@@ -5,6 +5,7 @@
 import type {
   Dataset,
   DatasetDocument,
+  DocumentDetail,
   DocForm,
   DocumentIndexingStatus,
   KnowledgeTag,
@@ -169,6 +170,54 @@ export function documentJSON(doc: DocumentRecord, fields: DatasetRecord['doc_met
     summary_index_status: null,
     need_summary: false,
   };
+}
+
+export type DocumentDetailView = 'all' | 'only' | 'without';
+
+/** `GET /datasets/{id}/documents/{document_id}`: everything, only the metadata, or all but it. */
+export function documentDetailJSON(doc: DocumentRecord, ds: DatasetRecord, metadata: DocumentDetailView): DocumentDetail | Pick<DocumentDetail, 'id' | 'doc_type' | 'doc_metadata'> {
+  const meta = { doc_type: null, doc_metadata: documentMetadataJSON(doc, ds.doc_metadata) };
+  if (metadata === 'only') return { id: doc.id, ...meta };
+  const live = liveSegments(doc);
+  const wordCount = docWordCount(doc);
+  const rule = { mode: doc.rule.mode, rules: structuredClone(doc.rule.rules) } as DocumentDetail['document_process_rule'] & {};
+  const detail: DocumentDetail = {
+    id: doc.id,
+    position: doc.position,
+    data_source_type: 'upload_file',
+    data_source_info: { upload_file: { ...doc.upload_file } },
+    dataset_process_rule_id: doc.process_rule_id,
+    dataset_process_rule: { id: doc.process_rule_id, ...rule },
+    document_process_rule: rule,
+    name: doc.name,
+    created_from: 'api',
+    created_by: doc.created_by,
+    created_at: doc.created_at,
+    tokens: live.reduce((sum, s) => sum + s.tokens, 0),
+    indexing_status: doc.indexing_status,
+    completed_at: doc.completed_at,
+    updated_at: doc.updated_at,
+    indexing_latency: doc.completed_at !== null && doc.processing_started_at !== null ? doc.completed_at - doc.processing_started_at : null,
+    error: doc.error,
+    enabled: doc.enabled,
+    disabled_at: doc.disabled_at,
+    disabled_by: doc.disabled_by,
+    archived: doc.archived,
+    segment_count: live.length,
+    average_segment_length: live.length ? Math.floor(wordCount / live.length) : 0,
+    hit_count: live.reduce((sum, s) => sum + s.hit_count, 0),
+    display_status: displayStatus(doc),
+    doc_form: doc.doc_form,
+    doc_language: doc.doc_language,
+    summary_index_status: null,
+    need_summary: false,
+    ...meta,
+  };
+  if (metadata === 'without') {
+    const { doc_type: _type, doc_metadata: _metadata, ...rest } = detail;
+    return rest as DocumentDetail;
+  }
+  return detail;
 }
 
 export function indexingStatusJSON(d: DocumentRecord): DocumentIndexingStatus {

@@ -320,3 +320,84 @@ export function boolParam(url: URL, name: string, fallback: boolean): boolean {
   if (['false', '0', 'no', 'off', 'f', 'n'].includes(v)) return false;
   throw badParam(validationMessage('Query', [{ path: [name], message: 'Input should be a valid boolean, unable to interpret input' }]));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Bodies of the everyday knowledge API beyond the seed
+
+/** The `data` part of create-by-file: create-by-text's fields but the name and text (the file gives them). */
+export const createByFileDataSchema = createByTextSchema.omit({ name: true, text: true });
+
+const docForm = z.enum(['text_model', 'hierarchical_model', 'qa_model']);
+
+export const updateByTextSchema = z
+  .object({
+    name: z.string().nullable().optional(),
+    text: z.string().nullable().optional(),
+    process_rule: processRuleSchema.nullable().optional(),
+    doc_form: docForm.nullable().optional(),
+    doc_language: z.string().nullable().optional(),
+    retrieval_model: retrievalModelSchema.nullable().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.text != null && body.name == null) valueError(ctx, [], 'name is required when text is provided');
+  });
+
+/** The `data` part of update-by-file (a new file gives the name and text). */
+export const updateByFileDataSchema = z.object({
+  name: z.string().nullable().optional(),
+  process_rule: processRuleSchema.nullable().optional(),
+  doc_form: docForm.nullable().optional(),
+  doc_language: z.string().nullable().optional(),
+  retrieval_model: retrievalModelSchema.nullable().optional(),
+});
+
+export const segmentsCreateSchema = z.object({
+  segments: z
+    .array(
+      z.object({
+        content: z.string().min(1),
+        answer: z.string().nullable().optional(),
+        keywords: z.array(z.string()).nullable().optional(),
+        attachment_ids: z.array(z.string()).nullable().optional(),
+      }),
+    )
+    .min(1),
+});
+
+export const segmentUpdateSchema = z.object({
+  segment: z.object({
+    content: z.string().nullable().optional(),
+    answer: z.string().nullable().optional(),
+    keywords: z.array(z.string()).nullable().optional(),
+    enabled: z.boolean().nullable().optional(),
+    regenerate_child_chunks: z.boolean().default(false),
+    attachment_ids: z.array(z.string()).nullable().optional(),
+    summary: z.string().nullable().optional(),
+  }),
+});
+
+export const childChunkSchema = z.object({ content: z.string().min(1) });
+
+const tagName = z.string().min(1).max(50);
+export const tagCreateSchema = z.object({ name: tagName });
+export const tagUpdateSchema = z.object({ tag_id: z.string().min(1), name: tagName });
+export const tagDeleteSchema = z.object({ tag_id: z.string().min(1) });
+export const tagBindingSchema = z.object({ tag_ids: z.array(z.string()).default([]), target_id: z.string().min(1) });
+/** Unbinding also takes the legacy single `tag_id`. */
+export const tagUnbindingSchema = z.object({
+  tag_ids: z.array(z.string()).nullable().optional(),
+  tag_id: z.string().nullable().optional(),
+  target_id: z.string().min(1),
+});
+
+export const metadataCreateSchema = z.object({ type: z.enum(['string', 'number', 'time']), name: z.string() });
+export const metadataUpdateSchema = z.object({ name: z.string() });
+export const documentMetadataSchema = z.object({
+  operation_data: z.array(
+    z.object({
+      document_id: z.string(),
+      metadata_list: z.array(z.object({ id: z.string(), name: z.string(), value: z.union([z.string(), z.number()]).nullable().optional() })),
+      partial_update: z.boolean().default(false),
+    }),
+  ),
+});

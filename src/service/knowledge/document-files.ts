@@ -1,0 +1,101 @@
+/**
+ * Files sent to create or update a document (`multipart/form-data`: one `file` part and an
+ * optional JSON `data` part), checked in the real service's order. The embedded service reads
+ * text formats only (it has no PDF or Office parser): other types are refused as unsupported.
+ */
+import { ApiError, badParam } from '../errors.js';
+
+const MB = 1024 * 1024;
+/** The real service's default `UPLOAD_FILE_SIZE_LIMIT`. */
+export const DOCUMENT_FILE_LIMIT_MB = 15;
+
+const TEXT_TYPES: Record<string, string> = {
+  txt: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  mdx: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  vtt: 'text/vtt',
+  properties: 'text/plain',
+};
+
+/** What is read of an uploaded file part. */
+export interface FilePart { name: string; size: number; text(): Promise<string> }
+
+export interface DocumentFile {
+  name: string;
+  text: string;
+  size: number;
+  extension: string;
+  mime_type: string;
+}
+
+
+/** Reads the form; `fileRequired` for creation, optional for an update. */
+export async function readDocumentUpload(request: Request, fileRequired: boolean): Promise<{ data: Record<string, unknown>; files: FilePart[]; fileFields: number }> {
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > (DOCUMENT_FILE_LIMIT_MB + 1) * MB) throw tooLarge(declared);
+  const multipart = /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+  if (!multipart) {
+    if (fileRequired) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
+    return { data: {}, files: [], fileFields: 0 };
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch (error) {
+    throw badParam(`Invalid multipart body: ${(error as Error).message}`);
+  }
+  const raw = form.get('data');
+  let data: Record<string, unknown> = {};
+  if (typeof raw === 'string' && raw.trim()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      throw badParam(`Invalid JSON in the data part: ${(error as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badParam('The data part must be a JSON object.');
+    data = parsed as Record<string, unknown>;
+  }
+  const parts = form.getAll('file');
+  return { data, files: parts.flatMap((p) => (typeof p === 'string' ? [] : [p as unknown as FilePart])), fileFields: parts.length };
+}
+
+function tooLarge(size: number): ApiError {
+  return new ApiError(413, 'file_too_large', `File size exceeded. ${size} > ${DOCUMENT_FILE_LIMIT_MB * MB}`);
+}
+
+/** The one file of the form, checked (count, name, size, type) and read as text. */
+export async function documentFile(files: FilePart[], fileFields: number, required: boolean): Promise<DocumentFile | null> {
+  if (!fileFields) {
+    if (required) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
+    return null;
+  }
+  if (fileFields > 1) throw new ApiError(400, 'too_many_files', 'Only one file is allowed.');
+  const file = files[0];
+  if (!file || !file.name) throw new ApiError(400, 'filename_not_exists_error', 'The specified filename does not exist.');
+  if (file.size > DOCUMENT_FILE_LIMIT_MB * MB) throw tooLarge(file.size);
+  const dot = file.name.lastIndexOf('.');
+  const extension = dot >= 0 ? file.name.slice(dot + 1).toLowerCase() : '';
+  const mime = TEXT_TYPES[extension];
+  if (!mime) throw new ApiError(415, 'unsupported_file_type', 'File type not allowed.');
+  let text = await file.text();
+  if (extension === 'html' || extension === 'htm') text = htmlText(text);
+  return { name: file.name, text, size: file.size, extension, mime_type: mime };
+}
+
+/** The readable text of an HTML page: scripts and styles dropped, tags removed, entities of the common five decoded. */
+function htmlText(html: string): string {
+  return html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}

@@ -1,0 +1,82 @@
+/**
+ * The checks every knowledge route makes, in the real service's order: route (knowledge ids are
+ * UUIDs, else 404), key (401), key scope (403), knowledge base (404 / 403), the subscription's
+ * rate limit on writes (403); then the handler checks the body and does the operation.
+ */
+import { ApiError, NOT_FOUND_TEXT } from '../errors.js';
+import type { Params, Router } from '../router.js';
+import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
+import { checkDatasetModel } from './datasets.js';
+import { UUID_PATTERN } from './fixture-schema.js';
+import { NO_EMBEDDING_MODEL } from './models.js';
+import type { DatasetRecord } from './records.js';
+import type { KnowledgeStore } from './store.js';
+
+export interface KnowledgeRouteDeps {
+  store: KnowledgeStore;
+  keys: KeyRing;
+  /** Null when the subscription has no knowledge rate limit. */
+  limit: SlidingWindowLimit | null;
+  tenantId: string;
+}
+
+export interface Call {
+  request: Request;
+  params: Params;
+  url: URL;
+  /** Set on routes with a knowledge base id. */
+  dataset: DatasetRecord;
+}
+
+export type Route = (
+  method: string,
+  path: string,
+  handler: (call: Call) => Promise<Response> | Response,
+  options?: { rateLimited?: boolean },
+) => void;
+
+/** Path parameters the real service routes as `<uuid:…>`. */
+const UUID_PARAMS = ['dataset_id', 'document_id', 'segment_id', 'child_chunk_id', 'metadata_id'];
+
+export const MAX_LIMIT = 100;
+
+/**
+ * Wraps handlers with the checks every knowledge route makes. The subscription's rate limit counts
+ * the writes the real service counts (by default every method but GET).
+ */
+export function knowledgeRoute<C>(router: Router<C>, { store, keys, limit }: KnowledgeRouteDeps): Route {
+  return (method, path, handler, { rateLimited = method !== 'GET' } = {}) => {
+    router.on(method, path, async (request, params, url) => {
+      for (const name of UUID_PARAMS) {
+        const value = params[name];
+        if (value !== undefined && !UUID_PATTERN.test(value)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
+      }
+      const key = keys.authenticate(request);
+      const datasetId = params.dataset_id;
+      let dataset: DatasetRecord | undefined;
+      if (datasetId === undefined) {
+        requireAllAccess(key);
+      } else {
+        requireDatasetAccess(key, datasetId.toLowerCase());
+        dataset = store.requireDataset(datasetId.toLowerCase());
+      }
+      if (rateLimited) limit?.hit();
+      return handler({ request, params, url, dataset: dataset! });
+    });
+  };
+}
+
+/** Indexing and chunk listing need the knowledge base's embedding model: 400 `provider_not_initialize` without it. */
+export function requireEmbeddingProvider(store: KnowledgeStore, dataset: DatasetRecord): void {
+  try {
+    checkDatasetModel(store, dataset);
+  } catch {
+    throw new ApiError(400, 'provider_not_initialize', NO_EMBEDDING_MODEL);
+  }
+}
+
+/** A lower-cased id path parameter (ids are UUIDs, matched case-insensitively). */
+export const idParam = (params: Params, name: string): string => params[name]!.toLowerCase();
+
+/** The answer of deletions: 204, no body. */
+export const noContent = () => new Response(null, { status: 204 });
