@@ -4,6 +4,26 @@
  * reach a browser; import it from `hitl-elements/client/knowledge`, not from the app-side entry.
  */
 import type {
+  BuiltInMetadataFields,
+  ChildChunkListQuery,
+  ChildChunkPage,
+  ChildChunkResponse,
+  CreateDocumentByFileData,
+  CreateSegmentsRequest,
+  DatasetTagsResponse,
+  DocumentDetail,
+  DocumentDetailMetadata,
+  DocumentMetadataRequest,
+  MetadataField,
+  MetadataFieldsResponse,
+  MetadataFieldType,
+  ModelProvider,
+  ModelType,
+  SegmentResponse,
+  SegmentsResponse,
+  UpdateDocumentByFileData,
+  UpdateDocumentByTextRequest,
+  UpdateSegmentRequest,
   CreateDatasetRequest,
   CreateDocumentByTextRequest,
   CreateDocumentResponse,
@@ -50,6 +70,17 @@ function withRepeated(path: string, name: string, values: readonly string[] | un
   return `${path}?${params}`;
 }
 
+const segmentsPath = (datasetId: string, documentId: string) => `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments`;
+const childChunksPath = (datasetId: string, documentId: string, segmentId: string) => `${segmentsPath(datasetId, documentId)}/${seg(segmentId)}/child_chunks`;
+
+/** A document upload: the `file` part (when given) and the settings as the JSON `data` part. */
+function fileForm(file: Blob | undefined, filename: string | undefined, data: object): FormData {
+  const form = new FormData();
+  if (file) form.append('file', file, filename);
+  form.append('data', JSON.stringify(data));
+  return form;
+}
+
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'error', 'paused']);
 
 export class KnowledgeClient {
@@ -82,11 +113,53 @@ export class KnowledgeClient {
     return this.transport.json('PATCH', `/datasets/${seg(datasetId)}`, { json: body, signal });
   }
 
+  /** `DELETE /datasets/{dataset_id}`: the knowledge base and everything in it (409 while an app uses it). */
+  async deleteDataset(datasetId: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}`, { signal });
+  }
+
   // Documents
 
   /** `POST /datasets/{dataset_id}/document/create-by-text`: indexing continues in the background under `batch`. */
   createDocumentByText(datasetId: string, body: CreateDocumentByTextRequest, signal?: AbortSignal): Promise<CreateDocumentResponse> {
     return this.transport.json('POST', `/datasets/${seg(datasetId)}/document/create-by-text`, { json: body, signal });
+  }
+
+  /**
+   * `POST /datasets/{dataset_id}/document/create-by-file`: a document from a text file (txt, md,
+   * markdown, mdx, csv, html, htm, vtt, properties; at most 15 MB), named after the file.
+   */
+  createDocumentByFile(datasetId: string, file: Blob, filename: string, data: CreateDocumentByFileData = {}, signal?: AbortSignal): Promise<CreateDocumentResponse> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/document/create-by-file`, { body: fileForm(file, filename, data), signal });
+  }
+
+  /** `POST /datasets/{dataset_id}/documents/{document_id}/update-by-text`: new text (with its name), rules or language; re-indexed under a new batch. */
+  updateDocumentByText(datasetId: string, documentId: string, body: UpdateDocumentByTextRequest, signal?: AbortSignal): Promise<CreateDocumentResponse> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/update-by-text`, { json: body, signal });
+  }
+
+  /** `POST /datasets/{dataset_id}/documents/{document_id}/update-by-file`: a replacement file and/or new settings; re-indexed. */
+  updateDocumentByFile(
+    datasetId: string,
+    documentId: string,
+    file: { file: Blob; filename: string } | null,
+    data: UpdateDocumentByFileData = {},
+    signal?: AbortSignal,
+  ): Promise<CreateDocumentResponse> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/update-by-file`, {
+      body: fileForm(file?.file, file?.filename, data),
+      signal,
+    });
+  }
+
+  /** `GET /datasets/{dataset_id}/documents/{document_id}`: `metadata` `all` (default), `only` or `without`. */
+  getDocument(datasetId: string, documentId: string, metadata: DocumentDetailMetadata = 'all', signal?: AbortSignal): Promise<DocumentDetail> {
+    return this.transport.json('GET', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}`, { query: { metadata }, signal });
+  }
+
+  /** `DELETE /datasets/{dataset_id}/documents/{document_id}` (not while it is being indexed, nor archived). */
+  async deleteDocument(datasetId: string, documentId: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}`, { signal });
   }
 
   /** `GET /datasets/{dataset_id}/documents`. */
@@ -139,6 +212,41 @@ export class KnowledgeClient {
     return this.transport.json('GET', path, { query: rest as Query, signal });
   }
 
+  /** `POST /datasets/{dataset_id}/documents/{document_id}/segments`: chunks added to a completed, enabled document, indexed at once. */
+  createSegments(datasetId: string, documentId: string, body: CreateSegmentsRequest, signal?: AbortSignal): Promise<SegmentsResponse> {
+    return this.transport.json('POST', segmentsPath(datasetId, documentId), { json: body, signal });
+  }
+
+  /** `GET …/segments/{segment_id}`. */
+  getSegment(datasetId: string, documentId: string, segmentId: string, signal?: AbortSignal): Promise<SegmentResponse> {
+    return this.transport.json('GET', `${segmentsPath(datasetId, documentId)}/${seg(segmentId)}`, { signal });
+  }
+
+  /** `POST …/segments/{segment_id}`: new content, answer or keywords (re-indexed), or `enabled`. */
+  updateSegment(datasetId: string, documentId: string, segmentId: string, body: UpdateSegmentRequest, signal?: AbortSignal): Promise<SegmentResponse> {
+    return this.transport.json('POST', `${segmentsPath(datasetId, documentId)}/${seg(segmentId)}`, { json: body, signal });
+  }
+
+  /** `GET …/segments/{segment_id}/child_chunks`. */
+  listChildChunks(datasetId: string, documentId: string, segmentId: string, query: ChildChunkListQuery = {}, signal?: AbortSignal): Promise<ChildChunkPage> {
+    return this.transport.json('GET', childChunksPath(datasetId, documentId, segmentId), { query: query as Query, signal });
+  }
+
+  /** `POST …/segments/{segment_id}/child_chunks`. */
+  createChildChunk(datasetId: string, documentId: string, segmentId: string, content: string, signal?: AbortSignal): Promise<ChildChunkResponse> {
+    return this.transport.json('POST', childChunksPath(datasetId, documentId, segmentId), { json: { content }, signal });
+  }
+
+  /** `PATCH …/child_chunks/{child_chunk_id}`. */
+  updateChildChunk(datasetId: string, documentId: string, segmentId: string, childChunkId: string, content: string, signal?: AbortSignal): Promise<ChildChunkResponse> {
+    return this.transport.json('PATCH', `${childChunksPath(datasetId, documentId, segmentId)}/${seg(childChunkId)}`, { json: { content }, signal });
+  }
+
+  /** `DELETE …/child_chunks/{child_chunk_id}`. */
+  async deleteChildChunk(datasetId: string, documentId: string, segmentId: string, childChunkId: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send('DELETE', `${childChunksPath(datasetId, documentId, segmentId)}/${seg(childChunkId)}`, { signal });
+  }
+
   /** `DELETE /datasets/{dataset_id}/documents/{document_id}/segments/{segment_id}` (200 per the seed; a real deployment answers 204). */
   async deleteSegment(datasetId: string, documentId: string, segmentId: string, signal?: AbortSignal): Promise<void> {
     await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments/${seg(segmentId)}`, { signal });
@@ -159,6 +267,80 @@ export class KnowledgeClient {
   /** `GET /datasets/tags`: the workspace's knowledge tags. */
   listTags(signal?: AbortSignal): Promise<KnowledgeTag[]> {
     return this.transport.json('GET', '/datasets/tags', { signal });
+  }
+
+  /** `POST /datasets/tags`: a new knowledge tag (name 1–50 characters, unique). */
+  createTag(name: string, signal?: AbortSignal): Promise<KnowledgeTag> {
+    return this.transport.json('POST', '/datasets/tags', { json: { name }, signal });
+  }
+
+  /** `PATCH /datasets/tags`: renames a tag. */
+  renameTag(tagId: string, name: string, signal?: AbortSignal): Promise<KnowledgeTag> {
+    return this.transport.json('PATCH', '/datasets/tags', { json: { tag_id: tagId, name }, signal });
+  }
+
+  /** `DELETE /datasets/tags`: the tag and its bindings. */
+  async deleteTag(tagId: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send('DELETE', '/datasets/tags', { json: { tag_id: tagId }, signal });
+  }
+
+  /** `POST /datasets/tags/binding`: tags a knowledge base (unknown tag ids are ignored). */
+  async bindTags(datasetId: string, tagIds: string[], signal?: AbortSignal): Promise<void> {
+    await this.transport.send('POST', '/datasets/tags/binding', { json: { tag_ids: tagIds, target_id: datasetId }, signal });
+  }
+
+  /** `POST /datasets/tags/unbinding`. */
+  async unbindTags(datasetId: string, tagIds: string[], signal?: AbortSignal): Promise<void> {
+    await this.transport.send('POST', '/datasets/tags/unbinding', { json: { tag_ids: tagIds, target_id: datasetId }, signal });
+  }
+
+  /** `GET /datasets/{dataset_id}/tags`: the knowledge base's tags. */
+  getDatasetTags(datasetId: string, signal?: AbortSignal): Promise<DatasetTagsResponse> {
+    return this.transport.json('GET', `/datasets/${seg(datasetId)}/tags`, { signal });
+  }
+
+  // Metadata
+
+  /** `POST /datasets/{dataset_id}/metadata`: a metadata field. */
+  createMetadataField(datasetId: string, field: { type: MetadataFieldType; name: string }, signal?: AbortSignal): Promise<MetadataField> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/metadata`, { json: field, signal });
+  }
+
+  /** `GET /datasets/{dataset_id}/metadata`: the fields, each with how many documents hold a value. */
+  listMetadataFields(datasetId: string, signal?: AbortSignal): Promise<MetadataFieldsResponse> {
+    return this.transport.json('GET', `/datasets/${seg(datasetId)}/metadata`, { signal });
+  }
+
+  /** `PATCH /datasets/{dataset_id}/metadata/{metadata_id}`: renames a field (documents keep their values). */
+  renameMetadataField(datasetId: string, metadataId: string, name: string, signal?: AbortSignal): Promise<MetadataField> {
+    return this.transport.json('PATCH', `/datasets/${seg(datasetId)}/metadata/${seg(metadataId)}`, { json: { name }, signal });
+  }
+
+  /** `DELETE /datasets/{dataset_id}/metadata/{metadata_id}`: the field and every document's value for it. */
+  async deleteMetadataField(datasetId: string, metadataId: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/metadata/${seg(metadataId)}`, { signal });
+  }
+
+  /** `GET /datasets/{dataset_id}/metadata/built-in`. */
+  listBuiltInMetadataFields(datasetId: string, signal?: AbortSignal): Promise<BuiltInMetadataFields> {
+    return this.transport.json('GET', `/datasets/${seg(datasetId)}/metadata/built-in`, { signal });
+  }
+
+  /** `POST /datasets/{dataset_id}/metadata/built-in/{enable|disable}`. */
+  setBuiltInMetadata(datasetId: string, enabled: boolean, signal?: AbortSignal): Promise<SimpleResult> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/metadata/built-in/${enabled ? 'enable' : 'disable'}`, { signal });
+  }
+
+  /** `POST /datasets/{dataset_id}/documents/metadata`: documents' metadata values. */
+  updateDocumentMetadata(datasetId: string, body: DocumentMetadataRequest, signal?: AbortSignal): Promise<SimpleResult> {
+    return this.transport.json('POST', `/datasets/${seg(datasetId)}/documents/metadata`, { json: body, signal });
+  }
+
+  // Models
+
+  /** `GET /workspaces/current/models/model-types/{model_type}`: providers and their models of that type. */
+  listModels(modelType: ModelType, signal?: AbortSignal): Promise<{ data: ModelProvider[] }> {
+    return this.transport.json('GET', `/workspaces/current/models/model-types/${seg(modelType)}`, { signal });
   }
 
   /** `GET /datasets/{dataset_id}/pipeline/datasource-plugins`: published version by default. */
