@@ -18,8 +18,7 @@ import {
 } from './segments.js';
 import { segmentJSON } from './serialise.js';
 import type { KnowledgeStore } from './store.js';
-import type { z } from 'zod';
-import { childChunkSchema, intParam, parseOrThrow, segmentsCreateSchema, segmentUpdateSchema, validationMessage } from './validation.js';
+import { childChunkSchema, intParam, parseOrThrow, parsePayload, segmentsCreateSchema, segmentUpdateSchema } from './validation.js';
 
 const SEGMENTS = '/datasets/:dataset_id/documents/:document_id/segments';
 const SEGMENT = `${SEGMENTS}/:segment_id`;
@@ -50,11 +49,8 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     requireWritableDocument(document);
     requireEmbeddingProvider(store, dataset);
     // The real service answers an invalid chunk payload with a bare `{"error": …}`.
-    const parsed = segmentsCreateSchema.safeParse(await readJsonObject(request));
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i: z.core.$ZodIssue) => ({ path: i.path, message: i.message }));
-      return json({ error: validationMessage('SegmentCreatePayload', issues) }, 400);
-    }
+    const parsed = parsePayload(segmentsCreateSchema, await readJsonObject(request), 'SegmentCreatePayload');
+    if (!parsed.ok) return json({ error: parsed.message }, 400);
     return json({ data: createSegments(store, dataset, document, parsed.data.segments), doc_form: document.doc_form });
   });
 

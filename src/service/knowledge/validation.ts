@@ -70,11 +70,18 @@ export function validationMessage(model: string, issues: { path: PropertyKey[]; 
   return lines.join('\n');
 }
 
+/** Parses `data`: the value, or pydantic's text naming each offending field. */
+export function parsePayload<S extends z.ZodType>(schema: S, data: unknown, model: string): { ok: true; data: z.output<S> } | { ok: false; message: string } {
+  const result = schema.safeParse(data, { error: pydanticMessage });
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, message: validationMessage(model, result.error.issues.map((i: Issue) => ({ path: i.path, message: i.message }))) };
+}
+
 /** Parses `data` or throws `400 invalid_param` naming each offending field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, data: unknown, model: string): z.output<S> {
-  const result = schema.safeParse(data, { error: pydanticMessage });
-  if (result.success) return result.data;
-  throw badParam(validationMessage(model, result.error.issues.map((i: Issue) => ({ path: i.path, message: i.message }))));
+  const result = parsePayload(schema, data, model);
+  if (result.ok) return result.data;
+  throw badParam(result.message);
 }
 
 /** Adds a pydantic `Value error` at `path`. */
