@@ -161,22 +161,10 @@ export function uploadFile(name: string, size: number, createdBy: string, create
 }
 
 /** A new document record, queued for indexing. */
-export function newDocument(fields: {
-  position: number;
-  name: string;
-  text: string;
-  batch: string;
-  doc_form: DocForm;
-  doc_language: string;
-  rule: { id: string; rule: ResolvedProcessRule };
-  upload_file: UploadFileRecord;
-  created_by: string;
-  created_at: number;
-  id?: string;
-  enabled?: boolean;
-  archived?: boolean;
-  hit_count?: number;
-}): DocumentRecord {
+export function newDocument(
+  fields: Pick<DocumentRecord, 'position' | 'name' | 'text' | 'batch' | 'doc_form' | 'doc_language' | 'upload_file' | 'created_by' | 'created_at'> &
+    Partial<Pick<DocumentRecord, 'id' | 'enabled' | 'archived' | 'hit_count'>> & { rule: { id: string; rule: ResolvedProcessRule } },
+): DocumentRecord {
   const enabled = fields.enabled ?? true;
   const archived = fields.archived ?? false;
   return {

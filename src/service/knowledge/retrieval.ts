@@ -86,14 +86,14 @@ function searchableUnits(ds: DatasetRecord): Unit[] {
 }
 
 /** The knowledge base's Orama index, rebuilt when its searchable chunks changed. */
-function indexFor(ds: DatasetRecord, units: Unit[]): { db: SearchDb; units: Map<string, Unit> } {
+async function indexFor(ds: DatasetRecord, units: Unit[]): Promise<{ db: SearchDb; units: Map<string, Unit> }> {
   const hash = createHash('sha1');
   for (const u of units) hash.update(`${u.id}\u0000${u.content}\u0000${u.segment.keywords.join(' ')}\u0001`);
   const signature = hash.digest('hex');
   const cached = indexes.get(ds);
   if (cached?.signature === signature) return cached;
   const db = create({ schema: SCHEMA, components: { tokenizer: TOKENIZER } });
-  void insertMultiple(
+  await insertMultiple(
     db,
     units.map((u) => ({
       id: u.id,
@@ -141,7 +141,8 @@ export async function retrieve(state: KnowledgeState, ds: DatasetRecord, input: 
   const empty: RetrieveResponse = { query: { content: query }, records: [] };
   const units = searchableUnits(ds);
   // Nothing indexed (an external knowledge base, or no available document): no search, no query recorded.
-  if (!units.length) return empty;
+  // Image queries (`attachment_ids` alone) find nothing either: the service keeps no image index.
+  if (!units.length || !query) return empty;
 
   const usesVector = model.search_method === 'semantic_search' || model.search_method === 'hybrid_search';
   if (usesVector && ds.indexing_technique !== 'high_quality') throw new ApiError(400, 'provider_not_initialize', NO_MODEL_FOR_RETRIEVAL);
@@ -160,7 +161,7 @@ export async function retrieve(state: KnowledgeState, ds: DatasetRecord, input: 
     allowed = [...docs].filter((doc) => matchesConditions(filter, metadataValues(state, ds, doc) as MetadataValues)).map((d) => d.id);
     if (!allowed.length) return empty;
   }
-  const { db, units: byId } = indexFor(ds, units);
+  const { db, units: byId } = await indexFor(ds, units);
   const where = allowed ? { document_id: { in: allowed } } : undefined;
   const threshold = model.score_threshold_enabled ? (model.score_threshold ?? 0) : 0;
   const topK = model.top_k;
