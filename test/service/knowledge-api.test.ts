@@ -217,6 +217,7 @@ describe('chunks', () => {
     await rejects(h.kc.createSegments(datasetId, documentId, { segments: [{ content: '   ' }] }), { status: 400, code: 'invalid_param', message: 'Content is empty' });
     const faq = (await h.kc.listDocuments(SUPPORT_FAQ_ID)).data[0]!;
     await rejects(h.kc.createSegments(SUPPORT_FAQ_ID, faq.id, { segments: [{ content: 'Q?' }] }), { status: 400, code: 'invalid_param', message: 'Answer is required' });
+    await rejects(h.kc.createSegments(SUPPORT_FAQ_ID, faq.id, { segments: [{ content: 'Q?', answer: '  ' }] }), { status: 400, code: 'invalid_param', message: 'Answer is empty' });
     const qa = await h.kc.createSegments(SUPPORT_FAQ_ID, faq.id, { segments: [{ content: 'Can I undo a review?', answer: 'Yes, within an hour.' }] });
     assert.equal(qa.data[0]!.answer, 'Yes, within an hour.');
     assert.equal(qa.doc_form, 'qa_model');

@@ -42,10 +42,11 @@ export function requireWritableDocument(doc: DocumentRecord): void {
   if (!doc.enabled) throw notFound('Document is disabled.');
 }
 
-/** `segment_create_args_validate` for each chunk, then the chunks, indexed and completed. */
+/** `segment_create_args_validate` for each chunk (its messages confirmed in Dify's source), then the chunks, indexed and completed. */
 export function createSegments(state: KnowledgeState, ds: DatasetRecord, doc: DocumentRecord, items: NewSegmentInput[]): Segment[] {
   for (const item of items) {
     if (doc.doc_form === 'qa_model' && !item.answer) throw badParam('Answer is required');
+    if (doc.doc_form === 'qa_model' && !item.answer!.trim()) throw badParam('Answer is empty');
     if (!item.content.trim()) throw badParam('Content is empty');
   }
   const now = nowSeconds();
