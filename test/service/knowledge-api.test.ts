@@ -351,7 +351,9 @@ describe('GET /workspaces/current/models/model-types/{type}', () => {
     const rerank = await h.kc.listModels('rerank');
     assert.ok(rerank.data.every((p) => p.models.every((m) => m.model_type === 'rerank')));
     assert.deepEqual(await h.kc.listModels('tts'), { data: [] });
-    await rejects(h.kc.listModels('vision' as never), { status: 400, code: 'invalid_param', message: 'invalid model type vision' });
+    await rejects(h.kc.listModels('vision' as never), { status: 400, code: 'invalid_param', message: 'invalid origin model type vision' });
+    // The older names ModelType.value_of accepts.
+    assert.deepEqual(await h.kc.listModels('reranking' as never), rerank);
     await rejects(h.scoped.listModels('rerank'), { status: 403, code: 'forbidden' });
   });
 });

@@ -54,15 +54,27 @@ export class ModelRegistry {
   }
 }
 
-/** `model_type` values of the models listing. */
-export const MODEL_TYPES: readonly string[] = ['text-embedding', 'rerank', 'llm', 'tts', 'speech2text', 'moderation'];
+/** `ModelType.value_of`: the model types and the older names it also accepts. */
+const MODEL_TYPE_NAMES: Record<string, string> = {
+  llm: 'llm',
+  'text-generation': 'llm',
+  'text-embedding': 'text-embedding',
+  embeddings: 'text-embedding',
+  rerank: 'rerank',
+  reranking: 'rerank',
+  speech2text: 'speech2text',
+  tts: 'tts',
+  text2img: 'text2img',
+  moderation: 'moderation',
+};
 
 /**
  * `GET /workspaces/current/models/model-types/{type}`: each provider with a model of that type
  * and those models, inactive ones included with their status (the workspace shows them too).
  */
-export function providersOfType(registry: ModelRegistry, type: string, tenantId: string): ModelProvider[] {
-  if (!MODEL_TYPES.includes(type)) throw badParam(`invalid model type ${type}`);
+export function providersOfType(registry: ModelRegistry, requested: string, tenantId: string): ModelProvider[] {
+  const type = Object.hasOwn(MODEL_TYPE_NAMES, requested) ? MODEL_TYPE_NAMES[requested] : undefined;
+  if (!type) throw badParam(`invalid origin model type ${requested}`);
   const byProvider = new Map<string, FixtureModel[]>();
   for (const m of registry.models) if (m.model_type === type) byProvider.set(m.provider, [...(byProvider.get(m.provider) ?? []), m]);
   return [...byProvider].map(([provider, models]) => {
