@@ -37,6 +37,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisRelayStore {
   const log = options.log ?? ((entry: RelayLogEntry) => console.warn(`[relay] ${entry.message}`));
   const own = !options.client;
   let client: Redis | Cluster;
+  let closing = false;
   let firstReady: Promise<void> | undefined;
   if (options.client) client = options.client;
   else {
@@ -55,11 +56,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisRelayStore {
     // Until the first connection is up, commands would fail for want of a queue: wait for it (bounded).
     firstReady = new Promise<void>((resolve) => made.once('ready', () => resolve()));
     let down = false;
-    made.on('error', (error: Error & { code?: string }) => {
-      if (down) return;
+    const lost = (reason: string) => {
+      if (down || closing) return;
       down = true;
-      log({ level: 'error', code: 'relay_store_failed', message: `Redis is unreachable (${error.code ?? error.name}); the relay applies its failure policy until it is back.` });
-    });
+      log({ level: 'error', code: 'relay_store_failed', message: `Redis is unreachable (${reason}); the relay applies its failure policy until it is back.` });
+    };
+    made.on('error', (error: Error & { code?: string }) => lost(error.code ?? error.name));
+    made.on('close', () => lost('connection closed'));
     made.on('ready', () => {
       if (!down) return;
       down = false;
@@ -85,7 +88,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisRelayStore {
     ...store,
     client,
     async close() {
-      if (own) await client.quit().catch(() => client.disconnect());
+      if (!own) return;
+      closing = true;
+      await client.quit().catch(() => client.disconnect());
     },
   };
 }
