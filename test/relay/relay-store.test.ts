@@ -24,7 +24,8 @@ const shimCommands: string[] = [];
 
 before(async () => {
   redis = await startRedis();
-  redisStore = createRedisStore({ url: redis.url, prefix: 'tcp:' });
+  // Roomy time-outs: 300 calls at once on a busy two-core machine; the time-outs have their own test.
+  redisStore = createRedisStore({ url: redis.url, prefix: 'tcp:', timeoutMs: 10_000 });
   shimClient = new Redis(redis.url);
   // Redis over HTTP as Upstash's REST API speaks it.
   shim = createServer(async (req, res) => {
@@ -55,7 +56,7 @@ after(async () => {
 const implementations: [string, () => RelayStore][] = [
   ['memory', () => new MemoryRelayStore()],
   ['redis', () => redisStore],
-  ['redis over http', () => createRedisHttpStore({ url: shimUrl, token: HTTP_TOKEN, prefix: 'http:' })],
+  ['redis over http', () => createRedisHttpStore({ url: shimUrl, token: HTTP_TOKEN, prefix: 'http:', timeoutMs: 10_000 })],
 ];
 
 let unique = 0;
