@@ -125,7 +125,9 @@ export function watchRunStart(upstream: ReadableStream<Uint8Array>, clientSignal
       await reader.cancel().catch(() => undefined);
     })();
   };
-  clientSignal.addEventListener('abort', detach, { once: true });
+  // The browser may have left while the upstream was still answering.
+  if (clientSignal.aborted) detach();
+  else clientSignal.addEventListener('abort', detach, { once: true });
 
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
