@@ -228,20 +228,18 @@ export function createRelay(options: RelayOptions): Relay {
       if (!route.runBound) return relayError(403, 'session_run_bound', 'This session is bound to one run and only answers it (its events, forms and uploads).');
       if (route.runParam !== undefined && match[route.runParam] !== claims.runId) return relayError(403, 'session_run_bound', 'This session is bound to another run.');
     }
-    if (limiter) {
-      const limited = await limiter.check(claims);
-      if (limited.ok === false) {
-        return relayError(429, 'rate_limited', 'Too many requests for this user; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
-      }
-      if (limited.ok === 'unknown') storeTrouble('rate_limit_store_failed', 'The rate-limit store failed; requests are let through without the limit until it is back.', limited.error);
-    }
+    // The slot is asked for alongside the count (one store round trip of waiting, not two), and
+    // given back if the request is refused.
+    const slot = route.streams && streamSlots ? streamSlots.acquire(userKey(claims)) : undefined;
     const idempotencyKey = route.startsRun ? request.headers.get('idempotency-key') : null;
-    if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      return relayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 128 letters, digits, `-` or `_`.');
+    const refusal = await refusalOf(claims, idempotencyKey);
+    const release = await slot;
+    if (refusal) {
+      release?.();
+      return refusal;
     }
     const answerFor = () => (idempotencyKey === null ? forward(request, url, path, route, claims) : startOnce(request, url, path, route, claims, idempotencyKey));
-    if (!route.streams || !streamSlots) return answerFor();
-    const release = await streamSlots.acquire(userKey(claims));
+    if (!slot) return answerFor();
     if (!release) return relayError(429, 'too_many_streams', 'Too many streams open for this user; close one (another tab, say) and try again.');
     let answer: Response;
     try {
@@ -251,6 +249,21 @@ export function createRelay(options: RelayOptions): Relay {
       throw error;
     }
     return releasingWhenDone(answer, release, request.signal);
+  }
+
+  /** Past the request limit, or a malformed `Idempotency-Key`: the refusal, else `undefined`. */
+  async function refusalOf(claims: SessionClaims, idempotencyKey: string | null): Promise<Response | undefined> {
+    if (limiter) {
+      const limited = await limiter.check(claims);
+      if (limited.ok === false) {
+        return relayError(429, 'rate_limited', 'Too many requests for this user; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
+      }
+      if (limited.ok === 'unknown') storeTrouble('rate_limit_store_failed', 'The rate-limit store failed; requests are let through without the limit until it is back.', limited.error);
+    }
+    if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      return relayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 128 letters, digits, `-` or `_`.');
+    }
+    return undefined;
   }
 
   async function forward(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims): Promise<Response> {
