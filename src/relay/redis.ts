@@ -72,7 +72,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisRelayStore {
 
   const shas = new Map<string, string>();
   const store = createScriptedStore(async (script: RedisScript, keys, args) => {
-    if (firstReady) await withTimeout(firstReady, timeoutMs, 'Connecting to Redis').then(() => (firstReady = undefined));
+    // Waited for once: a Redis that was not there at start fails fast afterwards, like one that went away.
+    if (firstReady) await withTimeout(firstReady, timeoutMs, 'Connecting to Redis').finally(() => (firstReady = undefined));
     let sha = shas.get(script.name);
     if (!sha) shas.set(script.name, (sha = await hexDigest('SHA-1', script.lua)));
     try {

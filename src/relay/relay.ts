@@ -296,6 +296,8 @@ export function createRelay(options: RelayOptions): Relay {
       try {
         held = await guarded(() => store.claimRunStart(recordKey, mine, recordTtlMs), 'Claiming an Idempotency-Key');
       } catch (error) {
+        // A claim that timed out may still have landed: give it back, or the key would stay pending.
+        void guarded(() => store.releaseRunStart(recordKey, mine.owner), 'Releasing an Idempotency-Key').catch(() => undefined);
         return unavailable(error);
       }
       if (!held) return startClaimed(request, prepared, route, recordKey, mine);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readRunEvents, type RunEvent } from '../../src/protocol/index.js';
-import { createRelay } from '../../src/relay/index.js';
+import { createRelay, MemoryRelayStore, type RelayStore } from '../../src/relay/index.js';
 import { loadFixture, startService, type RunningService } from '../../src/service/index.js';
 import { bearer, readAll, SECRET, sleep, startUpstream, until, type ControlledUpstream, type MountedRelay, mountRelay } from './helpers.js';
 import { startRedis, startRelayInstance, type RedisServer, type RelayInstance } from './redis-helpers.js';
@@ -274,6 +274,38 @@ describe('answers that made no run free the key; answers that may have made one 
     assert.equal(retry.status, 409);
     assert.deepEqual(await retry.json(), { conversation_id: 'c-9', message_id: 'm-9', code: 'run_already_started', message: 'A message was already sent with this Idempotency-Key; its answer is in the conversation.', status: 409 });
   });
+});
+
+test('a store that fails or hangs on run-start records: the start is refused at once, never sent upstream', async () => {
+  const upstream = await startUpstream();
+  const failing: RelayStore = new (class extends MemoryRelayStore {
+    override claimRunStart = () => Promise.reject(new Error('store down'));
+  })();
+  const hanging: RelayStore = new (class extends MemoryRelayStore {
+    override claimRunStart = () => new Promise<never>(() => undefined);
+  })();
+  const logs: string[] = [];
+  const relays = await Promise.all([failing, hanging].map((store) => mountRelay(upstream.url, { store, storeTimeoutMs: 200, log: (e) => void logs.push(e.code) })));
+  try {
+    for (const relay of relays) {
+      const token = (await relay.relay.createSession({ user: 'alice' })).token;
+      const started = Date.now();
+      const answer = await startRun(relay.url, token, newKey());
+      assert.equal(answer.status, 503);
+      assert.deepEqual(await answer.json(), { code: 'relay_store_unavailable', message: 'The run cannot be started safely just now; try again shortly.', status: 503 });
+      assert.ok(Date.now() - started < 2_000, `answered after ${Date.now() - started} ms`);
+      // Without a key the same relay still starts runs.
+      const plain = await startRun(relay.url, token, undefined);
+      assert.equal(plain.status, 200);
+      await plain.arrayBuffer();
+    }
+    assert.equal(upstream.requests.filter((r) => r.headers['idempotency-key'] !== undefined).length, 0);
+    assert.equal(upstream.requests.length, 2, 'only the starts without a key went upstream');
+    assert.deepEqual(logs, ['relay_store_failed', 'relay_store_failed']);
+  } finally {
+    await Promise.all(relays.map((r) => r.close()));
+    await upstream.close();
+  }
 });
 
 describe('two relay instances sharing Redis', () => {

@@ -130,6 +130,17 @@ test('while Redis is down requests pass (logged) and streams are capped per inst
   const streams = await Promise.all(Array.from({ length: STREAMS + 1 }, () => openStream(b!, token)));
   assert.deepEqual(streams.map((s) => s.status).sort(), [200, 200, 200, 429], "the cap holds on the instance's own count");
   for (const s of streams) s.close();
+  // A run start that could not be recorded is refused rather than risk a second run.
+  const upstreamBefore = upstream.requests.length;
+  const start = await fetch(`${a!.url}/workflows/run`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'Content-Type': 'application/json', 'Idempotency-Key': 'during-outage' },
+    body: JSON.stringify({ inputs: {}, response_mode: 'streaming' }),
+  });
+  assert.equal(start.status, 503);
+  assert.equal(start.headers.get('retry-after'), '1');
+  assert.equal(((await start.json()) as { code: string }).code, 'relay_store_unavailable');
+  assert.equal(upstream.requests.length, upstreamBefore);
   await until(() => /rate_limit_store_failed/.test(a!.output()) && /relay_store_failed/.test(b!.output()), 'the outage to be logged');
 
   await redis.start();
