@@ -336,10 +336,23 @@ export function createRelay(options: RelayOptions): Relay {
         () => undefined,
         (error: unknown) => storeTrouble('relay_store_failed', 'The relay store failed to record a run start.', error),
       );
-    // Not tied to the browser: the upstream is read until the run is recorded, even after it leaves.
-    const sent = await send(request, prepared, route, new AbortController().signal);
-    if ('refusal' in sent) {
+    // Not tied to the browser: the upstream is read until the run is recorded, even after it
+    // leaves; but an upstream that has not answered within the pending limit, with the browser
+    // gone, is given up (the key then stays unknown: the request did reach it).
+    const givingUp = new AbortController();
+    const giveUp = setTimeout(() => request.signal.aborted && givingUp.abort(), pendingLimitMs);
+    let sent: Awaited<ReturnType<typeof send>>;
+    try {
+      sent = await send(request, prepared, route, givingUp.signal);
+    } catch (error) {
       await release();
+      throw error;
+    } finally {
+      clearTimeout(giveUp);
+    }
+    if ('refusal' in sent) {
+      if (givingUp.signal.aborted) await write({ ...mine, state: 'unknown' });
+      else await release();
       return sent.refusal;
     }
     const contentType = sent.headers.get('content-type') ?? '';
