@@ -489,13 +489,16 @@ export function createRelay(options: RelayOptions): Relay {
     } else {
       headers.set('Cache-Control', 'no-store');
     }
-    let body = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : null;
+    const quiet = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : undefined;
+    let body = quiet?.stream ?? null;
     if (body && TEXTUAL_TYPES.test(contentType)) {
       body = body.pipeThrough(redactor.keyStream());
       // A replaced key changes the length.
       headers.delete('content-length');
     }
-    return new Response(body, { status: answer.status, headers });
+    const relayed = new Response(body, { status: answer.status, headers });
+    if (quiet) bodyEnds.set(relayed, quiet.onEnd);
+    return relayed;
   }
 
   async function authenticate(request: Request): Promise<SessionClaims | Response> {
@@ -539,42 +542,32 @@ export function createRelay(options: RelayOptions): Relay {
   };
 }
 
-/**
- * `answer` with `release` called once its body has ended, broken off or been cancelled, or the
- * browser has left (whichever comes first): a stream slot lives exactly as long as the stream.
- */
 interface Prepared {
   target: URL;
   headers: Headers;
   body: string | MultipartRewrite | undefined;
 }
 
+/**
+ * The upstream bodies the relay passes on, and how to hear when each ends: the stream slot rides
+ * on the stream layer that is there anyway rather than wrapping the answer in one more.
+ */
+const bodyEnds = new WeakMap<Response, (callback: () => void) => void>();
+
+/**
+ * `answer`, with `release` called once its body has ended, broken off or been cancelled, or the
+ * browser has left (whichever comes first): a stream slot lives exactly as long as the stream.
+ * Answers the relay made itself (errors, refusals) are complete already: released at once.
+ */
 function releasingWhenDone(answer: Response, release: () => void, signal: AbortSignal): Response {
-  if (!answer.body) {
+  const onEnd = bodyEnds.get(answer);
+  if (!onEnd) {
     release();
     return answer;
   }
   signal.addEventListener('abort', release, { once: true });
-  const reader = answer.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: answer.status, headers: answer.headers });
+  onEnd(release);
+  return answer;
 }
 
 /** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */
@@ -591,21 +584,39 @@ function failureReason(error: unknown): string {
  * there does surface, so the browser sees a broken stream rather than a clean end; the error is
  * the relay's own, naming the route template, so whatever the server logs holds no ids or tokens.
  */
-function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal, route: string): ReadableStream<Uint8Array> {
+function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal, route: string): { stream: ReadableStream<Uint8Array>; onEnd(callback: () => void): void } {
   const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
+  let ended = false;
+  let callback: (() => void) | undefined;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    callback?.();
+  };
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
       } catch (error) {
+        end();
         if (signal.aborted) controller.close();
         else controller.error(new Error(`The upstream stream for ${route} broke off (${failureReason(error)}).`));
       }
     },
     cancel(reason) {
+      end();
       return reader.cancel(reason);
     },
   });
+  return {
+    stream,
+    onEnd(next) {
+      callback = next;
+      if (ended) next();
+    },
+  };
 }
