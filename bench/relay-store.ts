@@ -6,12 +6,12 @@
  * short event stream (three more: a slot granted, then freed). Prints p50 per round, the median
  * over rounds and the ratio (goal ≤ 1.3×).
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRelay, MemoryRelayStore, type RelayStore } from '../src/relay/index.js';
 import { toNodeListener } from '../src/relay/node.js';
 import { createRedisStore } from '../src/relay/redis.js';
+import { startRedis } from '../test/relay/redis-helpers.js';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 3 : 7;
@@ -21,18 +21,6 @@ const SECRET = 'bench-secret-0123456789-abcdefghijklmnop';
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function startRedis(): Promise<{ url: string; stop(): void }> {
-  const probe = createServer();
-  const port = Number(new URL(await listen(probe)).port);
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const child = spawn(process.env.REDIS_SERVER ?? '/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('Ready to accept connections') && resolve());
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code})`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
 }
 
 const upstream = createServer((req, res) => {
@@ -97,4 +85,4 @@ for (const row of rows) console.log(`| GET ${row.path} | ${fmt(row.memory)} | ${
 for (const target of Object.values(targets)) target.server.close();
 upstream.close();
 await redisStore.close();
-redis.stop();
+await redis.stop();
