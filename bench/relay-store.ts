@@ -3,7 +3,7 @@
  * [--quick]`. Starts a `redis-server` (Debian's, or `REDIS_SERVER`) on a free port and a small
  * upstream, mounts the same relay twice (memory store, Redis store) and times sequential requests
  * through each, interleaved round by round: `GET /site` (one Redis call: the request count) and a
- * short event stream (three more: a slot granted, then freed). Prints p50 per round, the median
+ * short event stream (two more: a slot granted, then freed). Prints p50 per round, the median
  * over rounds and the ratio (goal ≤ 1.3×).
  */
 import { createServer, type Server } from 'node:http';
