@@ -37,6 +37,11 @@ export interface HostBackendOptions {
   fixturePath?: string;
   /** Keep-alive interval of the embedded service's streams. */
   pingIntervalMs?: number;
+  /**
+   * A Redis (`redis://…`) for the relays' shared state (`REDIS_URL`), as several instances of
+   * this backend behind a load balancer would need; default each relay's own memory.
+   */
+  redisUrl?: string;
 }
 
 export interface HostBackend {
@@ -78,6 +83,8 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
   // binds its sessions to its own app, so a session of one app is refused by another's relay.
   const secret = process.env.RELAY_SECRET ?? randomBytes(32).toString('base64url');
   const qa: QaProxy | undefined = service ? createQaProxy(new URL(service.url).origin) : undefined;
+  // One store serves every app's relay: their keys carry the app.
+  const store = options.redisUrl ? (await import('../src/relay/redis.js')).createRedisStore({ url: options.redisUrl }) : undefined;
   const apps: MountedApp[] = appList.map((a) => {
     // A QA person reloads, switches apps and users all day: session grants get a roomy limit here.
     const relay = createRelay({
@@ -87,6 +94,7 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
       app: a.id,
       basePath: `${RELAY_PATH}/${encodeURIComponent(a.id)}`,
       sessionRateLimit: { requests: 600, windowSeconds: 60 },
+      store,
     });
     const observed = {
       async fetch(request: Request) {
@@ -159,6 +167,7 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
     },
     close: async () => {
       await service?.close();
+      await store?.close();
     },
   };
 }

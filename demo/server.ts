@@ -168,17 +168,18 @@ export function hostBackendPlugin(make: () => Promise<HostBackend> = () => creat
   return { name: 'hitl-host-backend', configureServer: mount, configurePreviewServer: mount };
 }
 
-/** Host backend options from the environment: `UPSTREAM_URL` + `APP_API_KEY`, `SERVICE_PORT`. */
+/** Host backend options from the environment: `UPSTREAM_URL` + `APP_API_KEY`, `SERVICE_PORT`, `REDIS_URL`. */
 export function optionsFromEnv(env = process.env): HostBackendOptions {
   const upstreamUrl = env.UPSTREAM_URL || undefined;
   if (upstreamUrl && !env.APP_API_KEY) throw new Error('UPSTREAM_URL needs APP_API_KEY (the app key of that deployment).');
-  return { upstreamUrl, apiKey: env.APP_API_KEY || undefined, servicePort: Number(env.SERVICE_PORT ?? 5001) };
+  return { upstreamUrl, apiKey: env.APP_API_KEY || undefined, servicePort: Number(env.SERVICE_PORT ?? 5001), redisUrl: env.REDIS_URL || undefined };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const demo = await startDemo({ ...optionsFromEnv(), port: Number(process.env.PORT ?? 5173) });
     console.log(demo.backend.service ? `Embedded service: ${demo.backend.upstreamUrl}` : `Upstream: ${demo.backend.upstreamUrl}`);
+    if (process.env.REDIS_URL) console.log('Relay state: Redis (REDIS_URL)');
     const fixture = demo.backend.service?.service.fixture;
     if (fixture) {
       // The embedded service's keys are fixture data, not secrets: QA uses them to script scenarios.

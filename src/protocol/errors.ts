@@ -60,6 +60,12 @@ export type ErrorCode =
   | 'rate_limited'
   | 'session_run_bound'
   | 'too_many_streams'
+  | 'invalid_idempotency_key'
+  | 'idempotency_key_reused'
+  | 'run_start_pending'
+  | 'run_start_unknown'
+  | 'run_already_started'
+  | 'relay_store_unavailable'
   // elements
   | 'session_url_missing';
 

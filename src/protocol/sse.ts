@@ -32,19 +32,27 @@ export function toRunEvent(message: SseMessage): RunEvent | undefined {
   return parsed as RunEvent;
 }
 
-/** Reads a `text/event-stream` body as typed run events, `ping` keep-alives included. */
-export async function* readRunEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<RunEvent, void, undefined> {
-  const queue: RunEvent[] = [];
-  const feed = getLines(
+/**
+ * A push parser: feed it the bytes of a `text/event-stream` as they arrive, and it calls
+ * `onEvent` with each run event (`ping` keep-alives included) as soon as its frame is complete.
+ */
+export function runEventFeed(onEvent: (event: RunEvent) => void): (chunk: Uint8Array) => void {
+  return getLines(
     getMessages(
       () => undefined,
       () => undefined,
       (message) => {
         const event = toRunEvent(message);
-        if (event) queue.push(event);
+        if (event) onEvent(event);
       },
     ),
   );
+}
+
+/** Reads a `text/event-stream` body as typed run events, `ping` keep-alives included. */
+export async function* readRunEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<RunEvent, void, undefined> {
+  const queue: RunEvent[] = [];
+  const feed = runEventFeed((event) => queue.push(event));
   const reader = body.getReader();
   try {
     for (;;) {

@@ -22,3 +22,9 @@ export function concat(...parts: Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** The hex digest of `text` (Web Crypto, so edge runtimes have it too). */
+export async function hexDigest(algorithm: 'SHA-1' | 'SHA-256', text: string): Promise<string> {
+  const digest = await crypto.subtle.digest(algorithm, new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}

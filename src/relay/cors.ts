@@ -20,7 +20,7 @@ export type CorsVerdict =
   | { kind: 'denied'; headers: Headers };
 
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE';
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Accept-Language, Last-Event-ID';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, Accept-Language, Last-Event-ID, Idempotency-Key';
 const EXPOSED_HEADERS = 'Content-Disposition, Retry-After, WWW-Authenticate';
 
 export class CorsPolicy {

@@ -4,8 +4,9 @@ import type { ErrorBody, ErrorCode } from '../protocol/index.js';
 /** The API's codes, plus the relay's own refusals that the shared list does not name yet. */
 export type RelayErrorCode = ErrorCode;
 
-export function relayError(status: number, code: RelayErrorCode, message: string, headers: Record<string, string> = {}): Response {
-  const body: ErrorBody = { code, message, status };
+/** `extra` adds fields beside `{code, message, status}` (ids the browser can act on). */
+export function relayError(status: number, code: RelayErrorCode, message: string, headers: Record<string, string> = {}, extra: Record<string, string> = {}): Response {
+  const body: ErrorBody = { ...extra, code, message, status };
   const h = new Headers(headers);
   h.set('Content-Type', 'application/json');
   return new Response(JSON.stringify(body), { status, headers: h });

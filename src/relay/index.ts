@@ -3,6 +3,8 @@ export { createRelay, type Relay, type RelayOptions, type RelayLogEntry, type Cr
 export { RELAY_ROUTES, type RelayRoute, type UserPlacement } from './routes.js';
 export type { SessionAuthenticator, SessionIdentity } from './session-endpoint.js';
 export type { CorsOptions } from './cors.js';
+export { MemoryRelayStore, type RelayStore, type RunStartRecord } from './store.js';
+export type { IdempotencyOptions } from './relay.js';
 export { MemoryRateLimitStore, type RateLimitStore, type RateLimitCount, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
 export type { RelayErrorCode } from './errors.js';
 export { MAX_SESSION_TTL_SECONDS } from './session-token.js';

@@ -1,3 +1,5 @@
+import { withTimeout } from './store.js';
+
 /**
  * Fixed-window counters per user: relayed requests, and sessions issued. The counts live behind `RateLimitStore`, so several
  * relay instances can share them (a Redis `INCR` + `PEXPIRE` per key implements it in a few
@@ -32,7 +34,7 @@ export interface RateLimitOptions {
   requests?: number;
   /** Window length; default 60 seconds. */
   windowSeconds?: number;
-  /** Where counts live; default an in-memory store (one per relay). */
+  /** Where counts live; default the relay's `store` (in memory unless given). */
   store?: RateLimitStore;
   /**
    * What is counted together; default the user within the app, so a fresh session brings no
@@ -94,20 +96,23 @@ export class RateLimiter<Subject> {
   readonly #key: (subject: Subject) => string;
   readonly #prefix: string;
 
-  /** `prefix` keeps counters of different kinds apart in a shared store. */
-  constructor(options: Omit<RateLimitOptions, 'key'>, defaultRequests: number, prefix: string, key: (subject: Subject) => string) {
+  readonly #timeoutMs: number;
+
+  /** `prefix` keeps counters of different kinds apart in a shared store; a store call past `timeoutMs` counts as failed. */
+  constructor(options: Omit<RateLimitOptions, 'key'> & { timeoutMs?: number }, defaultRequests: number, prefix: string, key: (subject: Subject) => string) {
     this.#requests = options.requests ?? defaultRequests;
     this.#windowMs = (options.windowSeconds ?? 60) * 1000;
     if (!(this.#requests > 0) || !(this.#windowMs > 0)) throw new Error('A rate limit needs a positive number of requests and window.');
     this.#store = options.store ?? new MemoryRateLimitStore();
     this.#key = key;
     this.#prefix = prefix;
+    this.#timeoutMs = options.timeoutMs ?? 1000;
   }
 
   async check(subject: Subject): Promise<RateLimitVerdict> {
     let window: RateLimitCount;
     try {
-      window = await this.#store.increment(`${this.#prefix}:${this.#key(subject)}`, this.#windowMs);
+      window = await withTimeout(Promise.resolve().then(() => this.#store.increment(`${this.#prefix}:${this.#key(subject)}`, this.#windowMs)), this.#timeoutMs, 'Counting a request');
     } catch (error) {
       return { ok: 'unknown', error };
     }

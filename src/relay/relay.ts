@@ -2,9 +2,9 @@
  * The relay a host backend mounts: a web-standard `fetch(request) => Response` handler that
  * checks a session token, lets only browser-safe operations through, injects the API key and
  * the session's `user`, and streams answers (and uploads) through without holding them (only
- * error bodies are held, to scrub them). Its only state is the per-user counters: the rate limits
- * (in memory unless a shared store is given for several instances behind a load balancer) and
- * the open-stream count of this instance.
+ * error bodies are held, to scrub them). Its state (the rate limits, the open-stream leases and
+ * the run-start records) sits in one `RelayStore`: in memory by default, Redis for several
+ * instances behind a load balancer.
  */
 import type { SessionGrant } from '../protocol/index.js';
 import { declaredLength, parseJsonObject, readLimited, readStreamLimited } from './body.js';
@@ -13,9 +13,11 @@ import { hardened, relayError } from './errors.js';
 import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from './multipart.js';
 import { RateLimiter, userKey, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
 import { Redactor } from './redact.js';
-import { matchRoute, type RelayRoute } from './routes.js';
+import { matchRoute, RUN_EVENTS_ROUTE, type RelayRoute } from './routes.js';
+import { IDEMPOTENCY_KEY, runStartFingerprint, watchRunStart } from './run-starts.js';
 import { createSessionHandler, grantResponse, NO_STORE, type SessionAuthenticator } from './session-endpoint.js';
 import { sessionInputProblem, SessionSigner, type SessionClaims } from './session-token.js';
+import { MemoryRelayStore, withTimeout, type RelayStore, type RunStartRecord } from './store.js';
 import { StreamSlots } from './stream-slots.js';
 import { isUserField } from './user-field.js';
 
@@ -40,15 +42,27 @@ export interface RelayOptions {
   maxUploadBytes?: number;
   /** CORS for pages on other origins; off by default (same-origin mounting needs none). */
   cors?: CorsOptions;
-  /** Request limit per user (all of a user's sessions together); default 600 requests a minute in memory. `false` turns it off. */
+  /**
+   * Where every piece of shared state lives: both rate limits, the stream slots and the run-start
+   * records. Default: this process's memory (`MemoryRelayStore`), right for one instance; give
+   * several instances one shared store (`createRedisStore` from `hitl-elements/relay/redis`).
+   */
+  store?: RelayStore;
+  /** The longest one store call may take before the failure policy for its kind of state applies; default 1000 ms. */
+  storeTimeoutMs?: number;
+  /** Request limit per user (all of a user's sessions together); default 600 requests a minute. `false` turns it off. */
   rateLimit?: RateLimitOptions | false;
-  /** Sessions issued per user through `sessionHandler` and `sessionResponse`; default 30 a minute in memory. `false` turns it off. */
+  /** Sessions issued per user through `sessionHandler` and `sessionResponse`; default 30 a minute. `false` turns it off. */
   sessionRateLimit?: SessionRateLimitOptions | false;
   /**
    * Streaming requests (run starts, chat messages, run events, text to audio) one user may hold
-   * open at once through this relay instance; default 6. `false` turns the cap off.
+   * open at once, across every instance sharing the store; default 6. `false` turns the cap off.
    */
   maxStreamsPerUser?: number | false;
+  /** How long a stream slot outlives an instance that stopped renewing it (one that died); default 30 s. */
+  streamLeaseSeconds?: number;
+  /** Run starts sent with an `Idempotency-Key` (each starts at most one run). */
+  idempotency?: IdempotencyOptions;
   /** Where the relay reports trouble (never with tokens, keys or paths' ids); default `console.warn`. */
   log?: (entry: RelayLogEntry) => void;
   /** The fetch used upstream (tests, instrumentation). */
@@ -57,9 +71,21 @@ export interface RelayOptions {
 
 export interface RelayLogEntry {
   level: 'warn' | 'error';
-  /** `upstream_unavailable`, `upstream_auth_failed`, `rate_limit_store_failed`. */
+  /** `upstream_unavailable`, `upstream_auth_failed`, `rate_limit_store_failed`, `relay_store_failed`, `relay_store_recovered`. */
   code: string;
   message: string;
+}
+
+export interface IdempotencyOptions {
+  /** How long a key is remembered (and a repeated one follows its run); default 24 hours. */
+  recordTtlSeconds?: number;
+  /** How long a repeated key waits for the first attempt's run id before `409 run_start_pending`; default 5 s. */
+  waitSeconds?: number;
+  /**
+   * How long the first attempt may take to see its run id; past it (or when its stream ends
+   * without one) the key answers `409 run_start_unknown` for good: a run may exist. Default 60 s.
+   */
+  pendingLimitSeconds?: number;
 }
 
 export interface CreateSessionInput {
@@ -91,6 +117,11 @@ export interface Relay {
   sessionHandler(authenticate: SessionAuthenticator): (request: Request) => Promise<Response>;
 }
 
+/** How often a repeated key looks for the first attempt's run id while it waits. */
+const RUN_START_POLL_MS = 50;
+/** Store trouble is logged at most this often (an outage would otherwise log every request). */
+const STORE_LOG_INTERVAL_MS = 10_000;
+
 const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering', 'retry-after'];
 /** Largest upstream error body passed on (after redaction); the API's errors are a few hundred bytes. */
@@ -112,12 +143,35 @@ export function createRelay(options: RelayOptions): Relay {
   const maxJson = options.maxJsonBodyBytes ?? 1024 * 1024;
   const maxUpload = options.maxUploadBytes ?? 15 * 1024 * 1024;
   const cors = new CorsPolicy(options.cors);
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter<RateLimitSubject>(options.rateLimit ?? {}, 600, 'relay', options.rateLimit?.key ?? userKey);
-  const issuance = options.sessionRateLimit === false ? undefined : new RateLimiter<{ user: string; app: string }>(options.sessionRateLimit ?? {}, 30, 'session', userKey);
-  const streamSlots = options.maxStreamsPerUser === false ? undefined : new StreamSlots(options.maxStreamsPerUser ?? 6);
+  const store = options.store ?? new MemoryRelayStore();
+  const storeTimeoutMs = options.storeTimeoutMs ?? 1000;
+  const guarded = <T>(call: () => Promise<T> | T, what: string): Promise<T> => withTimeout(Promise.resolve().then(call), storeTimeoutMs, what);
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter<RateLimitSubject>({ ...options.rateLimit, store: options.rateLimit?.store ?? store, timeoutMs: storeTimeoutMs }, 600, 'relay', options.rateLimit?.key ?? userKey);
+  const issuance = options.sessionRateLimit === false ? undefined : new RateLimiter<{ user: string; app: string }>({ ...options.sessionRateLimit, store: options.sessionRateLimit?.store ?? store, timeoutMs: storeTimeoutMs }, 30, 'session', userKey);
   const redactor = new Redactor(options.apiKey, upstream);
   const log = options.log ?? ((entry: RelayLogEntry) => console.warn(`[relay] ${entry.message}`));
   const upstreamFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const storeLoggedAt = new Map<string, number>();
+  /** Logs store trouble of one kind at most once per interval. */
+  const storeTrouble = (code: string, message: string, error?: unknown) => {
+    const now = Date.now();
+    if (now - (storeLoggedAt.get(code) ?? -Infinity) < STORE_LOG_INTERVAL_MS) return;
+    storeLoggedAt.set(code, now);
+    log({ level: 'error', code, message: error === undefined ? message : `${message} (${failureReason(error)})` });
+  };
+  const streamSlots =
+    options.maxStreamsPerUser === false
+      ? undefined
+      : new StreamSlots({
+          max: options.maxStreamsPerUser ?? 6,
+          leaseMs: (options.streamLeaseSeconds ?? 30) * 1000,
+          store,
+          timeoutMs: storeTimeoutMs,
+          onStoreError: (error) => storeTrouble('relay_store_failed', "The relay store failed on a stream slot; this instance counts streams on its own until it is back.", error),
+        });
+  const recordTtlMs = (options.idempotency?.recordTtlSeconds ?? 24 * 60 * 60) * 1000;
+  const runStartWaitMs = (options.idempotency?.waitSeconds ?? 5) * 1000;
+  const pendingLimitMs = (options.idempotency?.pendingLimitSeconds ?? 60) * 1000;
 
   async function createSession(input: CreateSessionInput): Promise<SessionGrant> {
     const ttlSeconds = input.ttlSeconds ?? ttl;
@@ -131,7 +185,7 @@ export function createRelay(options: RelayOptions): Relay {
   async function issuanceRefusal(user: string): Promise<Response | undefined> {
     if (!issuance) return undefined;
     const verdict = await issuance.check({ user, app });
-    if (verdict.ok === 'unknown') log({ level: 'error', code: 'rate_limit_store_failed', message: 'The rate-limit store failed; the session was issued anyway.' });
+    if (verdict.ok === 'unknown') storeTrouble('rate_limit_store_failed', 'The rate-limit store failed; sessions are issued without the limit until it is back.', verdict.error);
     if (verdict.ok !== false) return undefined;
     return relayError(429, 'rate_limited', 'Too many sessions asked for; try again shortly.', { 'Retry-After': String(verdict.retryAfterSeconds), ...NO_STORE });
   }
@@ -174,19 +228,22 @@ export function createRelay(options: RelayOptions): Relay {
       if (!route.runBound) return relayError(403, 'session_run_bound', 'This session is bound to one run and only answers it (its events, forms and uploads).');
       if (route.runParam !== undefined && match[route.runParam] !== claims.runId) return relayError(403, 'session_run_bound', 'This session is bound to another run.');
     }
-    if (limiter) {
-      const limited = await limiter.check(claims);
-      if (limited.ok === false) {
-        return relayError(429, 'rate_limited', 'Too many requests for this user; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
-      }
-      if (limited.ok === 'unknown') log({ level: 'error', code: 'rate_limit_store_failed', message: 'The rate-limit store failed; the request was let through.' });
+    // The slot is asked for alongside the count (one store round trip of waiting, not two), and
+    // given back if the request is refused.
+    const slot = route.streams && streamSlots ? streamSlots.acquire(userKey(claims)) : undefined;
+    const idempotencyKey = route.startsRun ? request.headers.get('idempotency-key') : null;
+    const refusal = await refusalOf(claims, idempotencyKey);
+    const release = await slot;
+    if (refusal) {
+      release?.();
+      return refusal;
     }
-    if (!route.streams || !streamSlots) return forward(request, url, path, route, claims);
-    const release = streamSlots.acquire(userKey(claims));
+    const answerFor = () => (idempotencyKey === null ? forward(request, url, path, route, claims) : startOnce(request, url, path, route, claims, idempotencyKey));
+    if (!slot) return answerFor();
     if (!release) return relayError(429, 'too_many_streams', 'Too many streams open for this user; close one (another tab, say) and try again.');
     let answer: Response;
     try {
-      answer = await forward(request, url, path, route, claims);
+      answer = await answerFor();
     } catch (error) {
       release();
       throw error;
@@ -194,31 +251,175 @@ export function createRelay(options: RelayOptions): Relay {
     return releasingWhenDone(answer, release, request.signal);
   }
 
-  async function forward(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims): Promise<Response> {
-    const target = new URL(upstream + path);
-    // Every spelling a lenient server might bind to `user` goes, not just the exact name.
-    for (const [key, value] of url.searchParams) if (!isUserField(key)) target.searchParams.append(key, value);
-    if (route.user === 'query') target.searchParams.set('user', claims.user);
+  /** Past the request limit, or a malformed `Idempotency-Key`: the refusal, else `undefined`. */
+  async function refusalOf(claims: SessionClaims, idempotencyKey: string | null): Promise<Response | undefined> {
+    if (limiter) {
+      const limited = await limiter.check(claims);
+      if (limited.ok === false) {
+        return relayError(429, 'rate_limited', 'Too many requests for this user; try again shortly.', { 'Retry-After': String(limited.retryAfterSeconds) });
+      }
+      if (limited.ok === 'unknown') storeTrouble('rate_limit_store_failed', 'The rate-limit store failed; requests are let through without the limit until it is back.', limited.error);
+    }
+    if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      return relayError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 128 letters, digits, `-` or `_`.');
+    }
+    return undefined;
+  }
 
+  async function forward(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims): Promise<Response> {
+    const prepared = await prepare(request, url, path, route, claims);
+    if (prepared instanceof Response) return prepared;
+    const sent = await send(request, prepared, route, request.signal);
+    return 'refusal' in sent ? sent.refusal : relayAnswer(sent, route, request.signal);
+  }
+
+  /**
+   * A run start with an `Idempotency-Key`: the first request with the key starts the run, every
+   * later one follows it (see run-starts.ts). When the store fails the start is refused rather
+   * than risk a second run.
+   */
+  async function startOnce(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims, key: string): Promise<Response> {
+    const prepared = await prepare(request, url, path, route, claims);
+    if (prepared instanceof Response) return prepared;
+    const body = JSON.parse(prepared.body as string) as Record<string, unknown>;
+    if (body.response_mode !== 'streaming') return relayError(400, 'invalid_param', 'Idempotency-Key applies to streaming run starts (response_mode "streaming").');
+    const fingerprint = await runStartFingerprint(path, body);
+    const recordKey = `runstart:${key}:${userKey(claims)}`;
+    const unavailable = (error: unknown) => {
+      storeTrouble('relay_store_failed', 'The relay store failed on a run start with an Idempotency-Key; such starts are refused until it is back.', error);
+      return relayError(503, 'relay_store_unavailable', 'The run cannot be started safely just now; try again shortly.', { 'Retry-After': '1' });
+    };
+    const mine: RunStartRecord = { owner: crypto.randomUUID(), fingerprint, state: 'pending', claimedAt: Date.now() };
+    const deadline = Date.now() + runStartWaitMs;
+    for (;;) {
+      let held: RunStartRecord | null;
+      try {
+        held = await guarded(() => store.claimRunStart(recordKey, mine, recordTtlMs), 'Claiming an Idempotency-Key');
+      } catch (error) {
+        // A claim that timed out may still have landed: give it back, or the key would stay pending.
+        void guarded(() => store.releaseRunStart(recordKey, mine.owner), 'Releasing an Idempotency-Key').catch(() => undefined);
+        return unavailable(error);
+      }
+      if (!held) return startClaimed(request, prepared, route, recordKey, mine);
+      // Someone else holds the key: wait (bounded) for its run id; a released claim is claimed anew.
+      for (;;) {
+        if (held.fingerprint !== fingerprint) return relayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different run start; use a new key for a new run.');
+        if (held.state === 'started') {
+          if (held.runId) return followRun(request, held.runId, claims);
+          return relayError(409, 'run_already_started', 'A message was already sent with this Idempotency-Key; its answer is in the conversation.', {}, {
+            ...(held.conversationId ? { conversation_id: held.conversationId } : {}),
+            ...(held.messageId ? { message_id: held.messageId } : {}),
+          });
+        }
+        if (held.state === 'unknown' || Date.now() - held.claimedAt > pendingLimitMs) {
+          return relayError(409, 'run_start_unknown', 'A run may have started with this Idempotency-Key, but its id was never seen; start a new run with a new key to run again.');
+        }
+        if (Date.now() >= deadline || request.signal.aborted) {
+          return relayError(409, 'run_start_pending', 'A run is being started with this Idempotency-Key; try again shortly.', { 'Retry-After': '1' });
+        }
+        await new Promise((resolve) => setTimeout(resolve, RUN_START_POLL_MS));
+        try {
+          held = await guarded(() => store.getRunStart(recordKey), 'Reading an Idempotency-Key');
+        } catch (error) {
+          return unavailable(error);
+        }
+        if (!held) break;
+      }
+    }
+  }
+
+  /** The first attempt with a key: forward, watch for the run id, record it; release the key when no run was made. */
+  async function startClaimed(request: Request, prepared: Prepared, route: RelayRoute, recordKey: string, mine: RunStartRecord): Promise<Response> {
+    const release = () => guarded(() => store.releaseRunStart(recordKey, mine.owner), 'Releasing an Idempotency-Key').catch((error: unknown) => storeTrouble('relay_store_failed', 'The relay store failed to release an Idempotency-Key.', error));
+    const write = (record: RunStartRecord) =>
+      guarded(() => store.updateRunStart(recordKey, record, recordTtlMs), 'Recording a run start').then(
+        () => undefined,
+        (error: unknown) => storeTrouble('relay_store_failed', 'The relay store failed to record a run start.', error),
+      );
+    // Not tied to the browser: the upstream is read until the run is recorded, even after it
+    // leaves; but an upstream that has not answered within the pending limit, with the browser
+    // gone, is given up (the key then stays unknown: the request did reach it).
+    const givingUp = new AbortController();
+    const giveUp = setTimeout(() => request.signal.aborted && givingUp.abort(), pendingLimitMs);
+    let sent: Awaited<ReturnType<typeof send>>;
+    try {
+      sent = await send(request, prepared, route, givingUp.signal);
+    } catch (error) {
+      await release();
+      throw error;
+    } finally {
+      clearTimeout(giveUp);
+    }
+    if ('refusal' in sent) {
+      if (givingUp.signal.aborted) await write({ ...mine, state: 'unknown' });
+      else await release();
+      return sent.refusal;
+    }
+    const contentType = sent.headers.get('content-type') ?? '';
+    if (!sent.ok || !sent.body || !/^\s*text\/event-stream\b/i.test(contentType)) {
+      // An error answer made no run; neither did a gateway's page. Anything else 2xx might have.
+      if (!sent.ok || DOCUMENT_TYPES.test(contentType)) await release();
+      else await write({ ...mine, state: 'unknown' });
+      return relayAnswer(sent, route, request.signal);
+    }
+    let record = mine;
+    const watched = watchRunStart(sent.body, request.signal, pendingLimitMs, {
+      onIds: (ids) => write((record = { ...record, ...ids, state: 'started' })),
+      onFailedStart: release,
+      onLost: () => write((record = { ...record, state: 'unknown' })),
+    });
+    return relayAnswer(new Response(watched, { status: sent.status, headers: sent.headers }), route, request.signal);
+  }
+
+  /** A repeated key whose run is known: that run's events, from a snapshot of its state. */
+  async function followRun(request: Request, runId: string, claims: SessionClaims): Promise<Response> {
+    const path = `/workflow/${encodeURIComponent(runId)}/events`;
+    const target = new URL(upstream + path);
+    target.searchParams.set('user', claims.user);
+    target.searchParams.set('include_state_snapshot', 'true');
+    target.searchParams.set('continue_on_pause', 'true');
+    const sent = await send(request, { target, headers: upstreamHeaders(request), body: undefined }, RUN_EVENTS_ROUTE, request.signal, 'GET');
+    return 'refusal' in sent ? sent.refusal : relayAnswer(sent, RUN_EVENTS_ROUTE, request.signal);
+  }
+
+  function upstreamHeaders(request: Request): Headers {
     const headers = new Headers();
     for (const name of FORWARDED_REQUEST_HEADERS) {
       const value = request.headers.get(name);
       if (value) headers.set(name, value);
     }
     headers.set('Authorization', `Bearer ${options.apiKey}`);
+    return headers;
+  }
 
+  /** The upstream request for a relayed one, `user` set; or the refusal of its body. */
+  async function prepare(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims): Promise<Prepared | Response> {
+    const target = new URL(upstream + path);
+    // Every spelling a lenient server might bind to `user` goes, not just the exact name.
+    for (const [key, value] of url.searchParams) if (!isUserField(key)) target.searchParams.append(key, value);
+    if (route.user === 'query') target.searchParams.set('user', claims.user);
+    const headers = upstreamHeaders(request);
     const body = await outgoingBody(request, route, claims.user, headers);
     if (body instanceof Response) return body;
-    const multipart = body && typeof body !== 'string' ? body : undefined;
+    return { target, headers, body };
+  }
 
+  /**
+   * Sends `prepared` upstream: the upstream's answer, or the refusal when no answer came (nothing
+   * reached the upstream's handler). Told apart by shape: under @hono/node-server the global
+   * `Response` is not the class fetch answers with.
+   */
+  async function send(request: Request, prepared: Prepared, route: RelayRoute, signal: AbortSignal, method = request.method): Promise<Response | { refusal: Response }> {
+    const { target, headers, body } = prepared;
+    const multipart = body && typeof body !== 'string' ? body : undefined;
     const aborter = new AbortController();
     let answer: Response;
     try {
       answer = await upstreamFetch(target, {
-        method: request.method,
+        method,
         headers,
         body: multipart ? multipart.body : body,
-        signal: AbortSignal.any([request.signal, aborter.signal]),
+        signal: AbortSignal.any([signal, aborter.signal]),
         // The API never redirects, and a relay must not follow one elsewhere. `redirect: 'error'`
         // (with `window: null`, per the fetch spec) also keeps fetch from cloning the request: a
         // clone tees a stream body, and the unread branch would hold the whole upload in memory
@@ -231,12 +432,12 @@ export function createRelay(options: RelayOptions): Relay {
     } catch (error) {
       aborter.abort();
       const refused = multipart?.failure;
-      if (refused) return relayError(refused.status, refused.status === 413 ? 'payload_too_large' : 'invalid_param', refused.message);
-      if (request.signal.aborted) return relayError(499, 'upstream_unavailable', 'The client closed the request.');
+      if (refused) return { refusal: relayError(refused.status, refused.status === 413 ? 'payload_too_large' : 'invalid_param', refused.message) };
+      if (request.signal.aborted) return { refusal: relayError(499, 'upstream_unavailable', 'The client closed the request.') };
       log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason(error)}).` });
-      return relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.');
+      return { refusal: relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.') };
     }
-    return relayAnswer(answer, route, request.signal);
+    return answer;
   }
 
   async function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Promise<Response> {
@@ -288,13 +489,16 @@ export function createRelay(options: RelayOptions): Relay {
     } else {
       headers.set('Cache-Control', 'no-store');
     }
-    let body = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : null;
+    const quiet = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : undefined;
+    let body = quiet?.stream ?? null;
     if (body && TEXTUAL_TYPES.test(contentType)) {
       body = body.pipeThrough(redactor.keyStream());
       // A replaced key changes the length.
       headers.delete('content-length');
     }
-    return new Response(body, { status: answer.status, headers });
+    const relayed = new Response(body, { status: answer.status, headers });
+    if (quiet) bodyEnds.set(relayed, quiet.onEnd);
+    return relayed;
   }
 
   async function authenticate(request: Request): Promise<SessionClaims | Response> {
@@ -338,36 +542,32 @@ export function createRelay(options: RelayOptions): Relay {
   };
 }
 
+interface Prepared {
+  target: URL;
+  headers: Headers;
+  body: string | MultipartRewrite | undefined;
+}
+
 /**
- * `answer` with `release` called once its body has ended, broken off or been cancelled, or the
+ * The upstream bodies the relay passes on, and how to hear when each ends: the stream slot rides
+ * on the stream layer that is there anyway rather than wrapping the answer in one more.
+ */
+const bodyEnds = new WeakMap<Response, (callback: () => void) => void>();
+
+/**
+ * `answer`, with `release` called once its body has ended, broken off or been cancelled, or the
  * browser has left (whichever comes first): a stream slot lives exactly as long as the stream.
+ * Answers the relay made itself (errors, refusals) are complete already: released at once.
  */
 function releasingWhenDone(answer: Response, release: () => void, signal: AbortSignal): Response {
-  if (!answer.body) {
+  const onEnd = bodyEnds.get(answer);
+  if (!onEnd) {
     release();
     return answer;
   }
   signal.addEventListener('abort', release, { once: true });
-  const reader = answer.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: answer.status, headers: answer.headers });
+  onEnd(release);
+  return answer;
 }
 
 /** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */
@@ -384,21 +584,39 @@ function failureReason(error: unknown): string {
  * there does surface, so the browser sees a broken stream rather than a clean end; the error is
  * the relay's own, naming the route template, so whatever the server logs holds no ids or tokens.
  */
-function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal, route: string): ReadableStream<Uint8Array> {
+function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal, route: string): { stream: ReadableStream<Uint8Array>; onEnd(callback: () => void): void } {
   const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
+  let ended = false;
+  let callback: (() => void) | undefined;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    callback?.();
+  };
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
       } catch (error) {
+        end();
         if (signal.aborted) controller.close();
         else controller.error(new Error(`The upstream stream for ${route} broke off (${failureReason(error)}).`));
       }
     },
     cancel(reason) {
+      end();
       return reader.cancel(reason);
     },
   });
+  return {
+    stream,
+    onEnd(next) {
+      callback = next;
+      if (ended) next();
+    },
+  };
 }

@@ -20,6 +20,8 @@ export interface RelayRoute {
   runBound?: boolean;
   /** Path parameter holding a run id, which a run-bound session must match. */
   runParam?: number;
+  /** Starts a run (or a chat message): an `Idempotency-Key` makes it start at most once. */
+  startsRun?: boolean;
 }
 
 /**
@@ -37,8 +39,10 @@ function route(method: RelayRoute['method'], name: string, user: UserPlacement, 
 /** The allowlist. */
 export const RELAY_ROUTES: readonly RelayRoute[] = [
   // runs
-  route('POST', '/workflows/run', 'json', { streams: true }),
-  route('POST', '/chat-messages', 'json', { streams: true }),
+  route('POST', '/workflows/run', 'json', { streams: true, startsRun: true }),
+  // A published workflow version pinned by id.
+  route('POST', '/workflows/{workflow_id}/run', 'json', { streams: true, startsRun: true }),
+  route('POST', '/chat-messages', 'json', { streams: true, startsRun: true }),
   // Stops take a task id, which the relay cannot tie to a run: not for run-bound sessions.
   route('POST', '/workflows/tasks/{task_id}/stop', 'json'),
   route('POST', '/chat-messages/{task_id}/stop', 'json'),
@@ -61,6 +65,9 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
   route('GET', '/site', 'none', { runBound: true }),
   route('GET', '/parameters', 'none', { runBound: true }),
 ];
+
+/** The run events route, which a repeated run start follows. */
+export const RUN_EVENTS_ROUTE = RELAY_ROUTES.find((r) => r.name === '/workflow/{workflow_run_id}/events')!;
 
 export function matchRoute(method: string, path: string): { route: RelayRoute; match: RegExpExecArray } | undefined {
   for (const candidate of RELAY_ROUTES) {

@@ -39,15 +39,21 @@ export function sessionInputProblem(user: unknown, runId: unknown, ttlSeconds: n
   return undefined;
 }
 
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+
 export class SessionSigner {
-  readonly #keys: Uint8Array[];
+  /**
+   * The secrets as HMAC keys, imported once: given raw bytes, jose imports a key on every sign
+   * and verify, which was most of a verify's cost.
+   */
+  readonly #keys: Promise<HmacKey[]>;
 
   constructor(secrets: string | readonly string[]) {
     const list = typeof secrets === 'string' ? [secrets] : [...secrets];
     if (!list.length || list.some((s) => typeof s !== 'string' || s.length < 32)) {
       throw new Error('Relay session secrets must each be at least 32 characters long.');
     }
-    this.#keys = list.map((s) => new TextEncoder().encode(s));
+    this.#keys = Promise.all(list.map((s) => crypto.subtle.importKey('raw', new TextEncoder().encode(s), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])));
   }
 
   async sign(claims: { user: string; app: string; runId?: string }, ttlSeconds: number): Promise<{ token: string; expiresAt: number; sessionId: string }> {
@@ -61,14 +67,14 @@ export class SessionSigner {
       .setJti(sessionId)
       .setIssuedAt()
       .setExpirationTime(expiresAt);
-    return { token: await jwt.sign(this.#keys[0]!), expiresAt, sessionId };
+    return { token: await jwt.sign((await this.#keys)[0]!), expiresAt, sessionId };
   }
 
   async verify(token: string, app: string): Promise<VerifyResult> {
     const invalid: VerifyResult = { ok: false, code: 'session_invalid', message: 'The session token is not valid.' };
     // A real token is a few hundred bytes; refusing huge ones early spares the HMAC.
     if (token.length > 4096) return invalid;
-    for (const key of this.#keys) {
+    for (const key of await this.#keys) {
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: app, algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
         if (typeof payload.sub !== 'string' || !payload.sub) return invalid;

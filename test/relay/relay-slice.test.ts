@@ -308,7 +308,6 @@ describe('the allowlist', () => {
       ['POST', '/parameters'],
       ['GET', '/workflows/run'],
       ['GET', '/workflows/run/abc'],
-      ['POST', '/workflows/abc/run'],
       ['GET', '/workflows/logs'],
       ['GET', '/workflows/tasks/abc/stop'],
       ['PUT', '/form/human_input/abc'],
