@@ -229,7 +229,17 @@ const reply = z.object({
   answer: z.string(),
   ...streamed,
   thoughts: z
-    .array(z.object({ tool: z.string(), tool_input: z.record(z.string(), z.unknown()).default({}), observation: z.string(), thought: z.string().default('') }))
+    .array(
+      z.object({
+        /** One tool, or several joined by `;` as the real agent runners record them. */
+        tool: z.string(),
+        /** Display names per tool (default: the tool's own name); a missing `zh_Hans` falls back to `en_US`. */
+        tool_labels: z.record(z.string(), z.object({ en_US: z.string() }).catchall(z.string())).default({}),
+        tool_input: z.record(z.string(), z.unknown()).default({}),
+        observation: z.string(),
+        thought: z.string().default(''),
+      }),
+    )
     .default([]),
 });
 

@@ -112,7 +112,7 @@ export class ReplyTasks {
           thought: fill(step.thought),
           observation: fill(step.observation),
           tool: step.tool,
-          tool_labels: { [step.tool]: { en_US: step.tool } },
+          tool_labels: toolLabels(step.tool, step.tool_labels),
           tool_input: JSON.stringify({ [step.tool]: step.tool_input }),
           message_files: [],
           created_at: Math.floor(Date.now() / 1000),
@@ -189,4 +189,19 @@ export class ReplyTasks {
 function withoutMeta<T extends { message_id: string; created_at: number }>(thought: T): Omit<T, 'message_id' | 'created_at'> {
   const { message_id: _m, created_at: _c, ...rest } = thought;
   return rest;
+}
+
+/**
+ * `tool_labels` as the real agent runners store them: one I18n object per tool of a `;`-joined
+ * `tool`, always with `en_US` and `zh_Hans` (Dify's web types require both; a tool without a
+ * label of its own gets its name in both, and `I18nObject` fills a missing `zh_Hans` from `en_US`).
+ */
+export function toolLabels(tool: string, labels: Record<string, { en_US: string } & Record<string, string>>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const name of tool.split(';')) {
+    if (!name || name in out) continue;
+    const label = labels[name];
+    out[name] = label ? { ...label, zh_Hans: label.zh_Hans || label.en_US } : { en_US: name, zh_Hans: name };
+  }
+  return out;
 }
