@@ -6,7 +6,7 @@ import { SpeechSynthesizer } from './audio/speech.js';
 import type { ServiceContext } from './context.js';
 import { ConversationStore } from './conversations/store.js';
 import { EndUsers } from './end-users.js';
-import { ApiError, NOT_FOUND_TEXT } from './errors.js';
+import { ApiError, NOT_FOUND_TEXT, internalError, logFault } from './errors.js';
 import { errorResponse } from './http.js';
 import type { Fixture } from './fixture.js';
 import { UploadStore } from './files/uploads.js';
@@ -67,6 +67,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
     speech: new SpeechSynthesizer(),
     pingIntervalMs: options.pingIntervalMs ?? 10_000,
   };
+  const secrets = [...options.fixture.apps.map((a) => a.key), ...(options.fixture.knowledge?.keys.map((k) => k.key) ?? [])];
   const router = new Router<ServiceContext>();
   workflowRoutes(router);
   chatRoutes(router);
@@ -105,8 +106,8 @@ export function createService(options: ServiceOptions): EmbeddedService {
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       // Nothing a client sends may crash the service; unexpected faults answer like the real one.
-      console.error('[service] unexpected error:', error);
-      return errorResponse(new ApiError(500, 'internal_server_error', 'The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.'));
+      logFault(`${request.method} ${url.pathname} failed`, error, secrets);
+      return errorResponse(internalError());
     }
   }
 

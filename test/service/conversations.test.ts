@@ -81,7 +81,7 @@ describe('chat messages', () => {
       assert.equal(thoughts.at(-1)!.thought, answer);
       const { data } = await h.client(key).listMessages({ conversation_id: tool.conversation_id!, user: 'sam' });
       assert.equal(data[0]!.agent_thoughts.length, thoughts.length);
-      assert.deepEqual(data[0]!.agent_thoughts.map((t) => t.tool_labels), thoughts.map((t) => t.tool_labels));
+      assert.deepEqual(data[0]!.agent_thoughts.map((t) => (t as { tool_labels: unknown }).tool_labels), thoughts.map((t) => t.tool_labels));
     }
   });
 

@@ -6,6 +6,7 @@
  * the conversation's message and end with `message_end`. Runs go on server-side whether or not
  * anyone listens.
  */
+import { logFault } from '../errors.js';
 import type {
   HumanInputExtraContent,
   HumanInputRequest,
@@ -433,7 +434,7 @@ export class WorkflowEngine {
       await body();
     } catch (error) {
       if (run.abort.signal.aborted) return;
-      console.error('[service] run failed:', error);
+      logFault('run failed', error, []);
       this.fail(run, { code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' });
     }
   }

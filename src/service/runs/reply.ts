@@ -4,6 +4,7 @@
  * `agent_message`) events, closed by `message_end`. Like workflow runs they go on whether or not
  * a client listens, and `stop` ends them early with what was said so far.
  */
+import { logFault } from '../errors.js';
 import type { AppMode, RunEvent } from '../../protocol/index.js';
 import { substituteVariables } from '../../protocol/index.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
@@ -66,7 +67,7 @@ export class ReplyTasks {
   execute(task: ReplyTask): void {
     void this.#reply(task).catch((error) => {
       if (task.abort.signal.aborted) return;
-      console.error('[service] reply failed:', error);
+      logFault('reply failed', error, []);
       task.status = 'finished';
       task.message.status = 'error';
       task.message.error = (error as Error).message;
