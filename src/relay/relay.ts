@@ -97,8 +97,6 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-di
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Types a browser would run as a page: never what the API answers, so never passed on. */
 const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
-/** Textual answers, which the API key is scrubbed from as they stream; audio passes untouched. */
-const TEXTUAL_TYPES = /^\s*(text\/|application\/([\w.-]+\+)?json\b)/i;
 
 export function createRelay(options: RelayOptions): Relay {
   const signer = new SessionSigner(options.secret);
@@ -263,7 +261,7 @@ export function createRelay(options: RelayOptions): Relay {
     }
     const headers = new Headers();
     for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = answer.headers.get(name);
+      const value = redactor.headerValue(answer.headers.get(name) ?? '');
       if (value) headers.set(name, value);
     }
     // fetch has already decoded a compressed body, so its original length no longer holds.
@@ -289,7 +287,8 @@ export function createRelay(options: RelayOptions): Relay {
       headers.set('Cache-Control', 'no-store');
     }
     let body = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : null;
-    if (body && TEXTUAL_TYPES.test(contentType)) {
+    if (body) {
+      // Every body, whatever its type or none: see Redactor.keyStream.
       body = body.pipeThrough(redactor.keyStream());
       // A replaced key changes the length.
       headers.delete('content-length');
