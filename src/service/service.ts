@@ -12,6 +12,7 @@ import type { Fixture } from './fixture.js';
 import { UploadStore } from './files/uploads.js';
 import { QaControls, type QaSettings } from './qa/controls.js';
 import { isLoopback, qaRoutes } from './qa/routes.js';
+import { retentionOf, type RetentionOptions } from './retention.js';
 import { Router } from './router.js';
 import { WorkflowEngine } from './runs/engine.js';
 import { ReplyTasks } from './runs/reply.js';
@@ -34,6 +35,8 @@ export interface ServiceOptions {
   basePath?: string;
   /** QA fault settings at start (also what `/_qa/reset` returns to). */
   qa?: Partial<QaSettings>;
+  /** How many finished runs and conversations are kept (see retention.ts). */
+  retention?: RetentionOptions;
 }
 
 /** What the HTTP server knows about a request that the `Request` itself does not carry. */
@@ -56,11 +59,12 @@ export function createService(options: ServiceOptions): EmbeddedService {
   const qa = new QaControls(initialQa);
   const latencyMs = () => qa.settings.latencyMs;
   const endUsers = new EndUsers();
+  const retention = retentionOf(options.retention);
   const context: ServiceContext = {
     fixture: options.fixture,
-    engine: new WorkflowEngine({ latencyMs, endUserId: (appId, user) => endUsers.idOf(appId, user) }),
-    replies: new ReplyTasks({ latencyMs }),
-    conversations: new ConversationStore(),
+    engine: new WorkflowEngine({ latencyMs, endUserId: (appId, user) => endUsers.idOf(appId, user), keepFinishedRuns: retention.finishedRuns }),
+    replies: new ReplyTasks({ latencyMs, keepFinished: retention.finishedRuns }),
+    conversations: new ConversationStore({ keep: retention.conversations }),
     uploads: new UploadStore(),
     endUsers,
     qa,

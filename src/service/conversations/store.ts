@@ -17,6 +17,7 @@ import type {
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { ConversationVariableSeed, FixtureApp, ValueType } from '../fixture.js';
 import { uuid } from '../ids.js';
+import { DEFAULT_RETENTION } from '../retention.js';
 import { displayValue, fitsValueType, typeMismatchMessage } from './value-types.js';
 
 export interface VariableRecord {
@@ -130,7 +131,20 @@ function positionOf(rows: readonly ConversationRecord[], key: number, keyOf: (c:
 
 export class ConversationStore {
   readonly #conversations = new Map<string, ConversationRecord>();
+  /** Every kept conversation, least recently active first (a change moves one to the end). */
+  readonly #recency = new Map<string, ConversationRecord>();
   readonly #messages = new Map<string, MessageRecord>();
+  /** How many conversations are kept (see retention.ts). */
+  readonly #limit: number;
+
+  constructor(options: { keep?: number } = {}) {
+    this.#limit = options.keep ?? DEFAULT_RETENTION.conversations;
+  }
+
+  /** How many conversations are kept now, deleted ones included until they age out. */
+  get size(): number {
+    return this.#conversations.size;
+  }
   /** Live conversations per app and user (`appId` NUL `user`). */
   readonly #index = new Map<string, UserConversations>();
   readonly #now = monotonic();
@@ -150,6 +164,22 @@ export class ConversationStore {
     index?.untouch(record);
     record.updatedMs = this.#now();
     index?.touched(record);
+    this.#recent(record);
+  }
+
+  #recent(record: ConversationRecord): void {
+    if (!this.#recency.delete(record.id)) return;
+    this.#recency.set(record.id, record);
+  }
+
+  /** Forgets a conversation and its messages (retention). A run still answering into it keeps its own reference. */
+  #evict(record: ConversationRecord): void {
+    if (!record.deleted) this.#indexOf(record.appId, record.user)?.remove(record);
+    const key = `${record.appId}\u0000${record.user}`;
+    if (this.#index.get(key)?.byCreated.length === 0) this.#index.delete(key);
+    this.#conversations.delete(record.id);
+    this.#recency.delete(record.id);
+    for (const message of record.messages) this.#messages.delete(message.id);
   }
 
   /** A new conversation with the app's variables, named from the first query when asked to. */
@@ -169,7 +199,9 @@ export class ConversationStore {
       messages: [],
     };
     this.#conversations.set(record.id, record);
+    this.#recency.set(record.id, record);
     this.#indexOf(app.id, user, true).add(record);
+    while (this.#recency.size > this.#limit) this.#evict(this.#recency.values().next().value as ConversationRecord);
     return record;
   }
 
@@ -261,6 +293,7 @@ export class ConversationStore {
     this.#indexOf(conversation.appId, conversation.user)?.remove(conversation);
     conversation.deleted = true;
     conversation.updatedMs = this.#now();
+    this.#recent(conversation);
   }
 
   variables(conversation: ConversationRecord, query: { lastId: string | null; limit: number; name: string | null }): Page<ConversationVariable> {
@@ -312,6 +345,7 @@ export class ConversationStore {
     this.#conversations.clear();
     this.#messages.clear();
     this.#index.clear();
+    this.#recency.clear();
   }
 
   #variable(seed: ConversationVariableSeed, now: number): VariableRecord {

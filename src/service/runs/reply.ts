@@ -5,6 +5,7 @@
  * a client listens, and `stop` ends them early with what was said so far.
  */
 import { logFault } from '../errors.js';
+import { DEFAULT_RETENTION, FinishedQueue } from '../retention.js';
 import type { AppMode, RunEvent } from '../../protocol/index.js';
 import { substituteVariables } from '../../protocol/index.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
@@ -32,14 +33,18 @@ const isAgent = (mode: AppMode) => mode === 'agent' || mode === 'agent-chat';
 
 export interface ReplyOptions {
   latencyMs?: () => number;
+  /** Finished replies kept (see retention.ts); default 10,000. */
+  keepFinished?: number;
 }
 
 export class ReplyTasks {
   readonly #tasks = new Map<string, ReplyTask>();
   readonly #options: ReplyOptions;
+  readonly #finished: FinishedQueue;
 
   constructor(options: ReplyOptions = {}) {
     this.#options = options;
+    this.#finished = new FinishedQueue(options.keepFinished ?? DEFAULT_RETENTION.finishedRuns, (id) => this.#tasks.delete(id));
   }
 
   create(app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord): ReplyTask {
@@ -72,6 +77,7 @@ export class ReplyTasks {
       task.message.status = 'error';
       task.message.error = (error as Error).message;
       this.#publish(task, { event: 'error', code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' }, true);
+      this.#finished.finished(task.taskId);
     });
   }
 
@@ -85,6 +91,7 @@ export class ReplyTasks {
   close(): void {
     for (const task of this.#tasks.values()) task.abort.abort();
     this.#tasks.clear();
+    this.#finished.clear();
   }
 
   async #reply(task: ReplyTask): Promise<void> {
@@ -164,6 +171,7 @@ export class ReplyTasks {
     });
     task.end = end;
     task.topic.publish(end);
+    this.#finished.finished(task.taskId);
   }
 
   async #wait(task: ReplyTask, ms: number): Promise<void> {
