@@ -5,6 +5,8 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem, type as osType, release } from 'node:os';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { BenchRow, Measurement } from './harness.js';
 import { round } from './harness.js';
@@ -21,6 +23,8 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string', default: new URL('./results.json', import.meta.url).pathname },
+    /** Internal: run this one row and report it to the parent process. */
+    row: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -43,6 +47,16 @@ if (only && selected.length !== only.length) {
   process.exit(1);
 }
 
+const RESULT = 'BENCH-RESULT ';
+
+if (values.row) {
+  // One row in a process of its own (see below): its measurements go back as one line.
+  const row = rows.find((r) => r.id === values.row)!;
+  const measurements = await row.run({ quick: values.quick, log: (m) => console.log(`  ${m}`) });
+  console.log(RESULT + JSON.stringify(measurements));
+  process.exit(0);
+}
+
 const machine = {
   cpu: cpus()[0]?.model ?? 'unknown',
   cores: cpus().length,
@@ -52,15 +66,38 @@ const machine = {
 };
 console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memory_gb} GB, ${machine.os}, Node ${machine.node}${values.quick ? ' (quick pass)' : ''}\n`);
 
+/**
+ * Runs a row in a fresh process, so what one row leaves in memory (or in the JIT) never weighs on
+ * the next: the heap row in particular measures the whole process.
+ */
+function runIsolated(row: BenchRow): Promise<Measurement[]> {
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--row', row.id, ...(values.quick ? ['--quick'] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let measurements: Measurement[] | undefined;
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        if (line.startsWith(RESULT)) measurements = JSON.parse(line.slice(RESULT.length)) as Measurement[];
+        else console.log(line);
+      }
+    });
+    child.on('exit', (code) => (measurements ? resolve(measurements) : reject(new Error(`the row's process ended with ${code} and no result`))));
+  });
+}
+
 const results: { id: string; title: string; baseline: string; measurements: Measurement[]; error?: string }[] = [];
 for (const row of selected) {
   console.log(`▶ ${row.id}: ${row.title}`);
   const started = Date.now();
   try {
-    const measurements = await row.run({ quick: values.quick, log: (m) => console.log(`  ${m}`) });
+    const measurements = await runIsolated(row);
     results.push({ id: row.id, title: row.title, baseline: row.baseline, measurements });
   } catch (error) {
-    console.error(`  failed: ${(error as Error).stack ?? error}`);
+    console.error(`  failed: ${(error as Error).message}`);
     results.push({ id: row.id, title: row.title, baseline: row.baseline, measurements: [], error: String(error) });
   }
   console.log(`  (${round((Date.now() - started) / 1000, 1)} s)\n`);
