@@ -6,28 +6,12 @@
  * third of them): the goal is a flat heap from 30% to 100% of the runs. Requests go to the service's fetch handler in-process (no sockets),
  * so the only memory that grows is what the service keeps.
  */
-import { DEFAULT_FIXTURE_PATH, parseFixture } from '../../src/service/fixture.js';
+import { DEFAULT_FIXTURE_PATH, parseFixture, withoutStreamDelays } from '../../src/service/fixture.js';
 import { createService } from '../../src/service/service.js';
 import { readFileSync } from 'node:fs';
 import { collectGarbage, MB, round, stats, type BenchRow } from '../harness.js';
 
 const CONCURRENCY = 16;
-
-/** The default fixture with every stream delay removed: memory, not latency, is measured. */
-function fastFixture() {
-  const raw = JSON.parse(readFileSync(DEFAULT_FIXTURE_PATH, 'utf8')) as unknown;
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === 'chunk_delay_ms') (value as Record<string, unknown>)[k] = 0;
-        else walk(v);
-      }
-    }
-  };
-  walk(raw);
-  return parseFixture(raw);
-}
 
 export const row: BenchRow = {
   id: 'service-memory',
@@ -37,7 +21,7 @@ export const row: BenchRow = {
     const total = quick ? 8_000 : 100_000;
     // A quick pass cannot fill the default limits, so it shows the levelling with smaller ones.
     const retention = quick ? { finishedRuns: 800, conversations: 800 } : undefined;
-    const service = createService({ fixture: fastFixture(), retention });
+    const service = createService({ fixture: parseFixture(withoutStreamDelays(JSON.parse(readFileSync(DEFAULT_FIXTURE_PATH, 'utf8')))), retention });
     const call = async (method: string, path: string, key: string, json: unknown) => {
       const response = await service.fetch(
         new Request(`http://127.0.0.1/v1${path}`, { method, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(json) }),

@@ -347,3 +347,21 @@ export async function loadFixture(path = DEFAULT_FIXTURE_PATH): Promise<Fixture>
   }
   return parseFixture(data, path);
 }
+
+/**
+ * A raw fixture with every stream delay (`chunk_delay_ms`) set to 0, changed in place: for load
+ * and memory measurements and tests that run many runs, where only what is kept matters.
+ */
+export function withoutStreamDelays<T>(raw: T): T {
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'chunk_delay_ms') (value as Record<string, unknown>)[key] = 0;
+        else walk(child);
+      }
+    }
+  };
+  walk(raw);
+  return raw;
+}

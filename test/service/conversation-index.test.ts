@@ -8,16 +8,7 @@ import { test } from 'node:test';
 import type { ConversationSort } from '../../src/protocol/index.js';
 import { ConversationStore, type ConversationRecord } from '../../src/service/conversations/store.js';
 import { loadFixture } from '../../src/service/index.js';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../seeded-random.js';
 
 test('every order and cursor page matches a full filter-and-sort, after a random history', async () => {
   const fixture = await loadFixture();
@@ -25,7 +16,7 @@ test('every order and cursor page matches a full filter-and-sort, after a random
   const users = ['ann', 'bob', 'cy'];
   const store = new ConversationStore();
   const all: ConversationRecord[] = [];
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   for (let i = 0; i < 600; i++) {
     const live = all.filter((c) => !c.deleted);

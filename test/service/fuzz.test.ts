@@ -8,21 +8,10 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startChildService, type ChildService } from './child-service.js';
+import { seededRandom } from '../seeded-random.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed12);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 400);
-
-/** mulberry32: small, fast and the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ROUTES = [
   'GET /info', 'GET /meta', 'GET /parameters', 'GET /site',
@@ -157,7 +146,7 @@ after(async () => {
 });
 
 test(`${REQUESTS} malformed requests (seed ${SEED}): no 5xx, no crash, every 4xx in shape`, async () => {
-  const next = random(SEED);
+  const next = seededRandom(SEED);
   const problems: string[] = [];
   let answered = 0;
   for (let i = 0; i < REQUESTS; i++) {

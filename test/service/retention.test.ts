@@ -5,29 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { withoutStreamDelays } from '../../src/service/fixture.js';
 import { parseFixture, startService, type RunningService } from '../../src/service/index.js';
 import { defaultFixture, KEYS } from './app-helpers.js';
 
 let svc: RunningService;
 
-/** The default fixture with every stream delay removed, so many runs finish quickly. */
-function fastFixture() {
-  const raw = defaultFixture();
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === 'chunk_delay_ms') (value as Record<string, unknown>)[k] = 0;
-        else walk(v);
-      }
-    }
-  };
-  walk(raw);
-  return parseFixture(raw);
-}
-
 before(async () => {
-  svc = await startService({ fixture: fastFixture(), port: 0, retention: { finishedRuns: 3, conversations: 4 } });
+  svc = await startService({ fixture: parseFixture(withoutStreamDelays(defaultFixture())), port: 0, retention: { finishedRuns: 3, conversations: 4 } });
 });
 
 after(async () => {
