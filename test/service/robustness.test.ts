@@ -131,6 +131,8 @@ describe('the service directly', () => {
     assertErrorShape(parseAnswer(await raw(service.origin, ['GET /v1/site/\u00ff\u0001 HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 500 })).body, 400);
     await sleep(100);
     assertAlive();
+    // A client that leaves mid-body is no fault of the service's: nothing is logged as one.
+    assert.doesNotMatch(service.output(), /\[service\] .* failed/);
   });
 
   test('an event stream dropped mid-run, and a blocking run abandoned, do not end the service', async () => {
