@@ -77,10 +77,14 @@ export const row: BenchRow = {
       const speed = await interleaved(repeats, throughRelay, direct);
       log(`service: relay ${round(speed.candidate.median)} ms, direct ${round(speed.baseline.median)} ms per ${size / MB} MB`);
       // The floor on this machine: a bare pipe proxy in the relay's place.
+      const pipeGrowth: number[] = [];
       const floor = await interleaved(
         repeats,
         async () => {
+          const before = memoryOf(pipe.pid).rss;
+          resetPeak(pipe.pid);
           const ms = await timed(() => upload(pipe.info.url, KEY, size, payload));
+          pipeGrowth.push((memoryOf(pipe.pid).peak - before) / MB);
           await forget();
           return ms;
         },
@@ -103,6 +107,7 @@ export const row: BenchRow = {
       return [
         { metric: 'speed to the service, MB/s', ...toService, goal: '>= 0.8', met: toService.ratio >= 0.8, note: `${size / MB} MB, ${repeats} interleaved repeats` },
         { metric: 'relay RSS growth, MB', candidate: rss, goal: '< 16 MB', met: rss.max < 16, note: 'peak resident set of the relay process during the upload over its resident set before it' },
+        { metric: 'bare pipe proxy RSS growth, MB', candidate: stats(pipeGrowth.slice(1)), goal: '(information)', met: true, note: 'the same measure for the bare pipe: what Node itself holds while 200 MB pass' },
         { metric: 'bare pipe proxy to the service, MB/s', ...pipeToService, goal: '(information)', met: true, note: 'a 20-line node:http pipe in the relay\'s place: the most any proxy gets on this machine' },
         { metric: 'speed to a discarding sink, MB/s', ...toSink, goal: '(information)', met: true, note: 'the relay hop against a bare loopback socket' },
       ];
