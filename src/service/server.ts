@@ -47,7 +47,7 @@ export async function startService(options: ServiceOptions & { port?: number; ho
  * API's `{code, message, status}` shape, so every client error reads the same.
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable || (error.code === 'ECONNRESET')) return void socket.destroy();
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
   const [status, code, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'request_header_fields_too_large', 'The request headers are too large.']
