@@ -10,6 +10,12 @@ const HELP = `Usage: hitl-service [options]
   --host H                   address to bind (default 127.0.0.1)
   --fixture FILE             apps and knowledge bases to serve (default demo/fixtures/default.json)
 
+Memory (finished work the service remembers; running and paused runs are always kept):
+  --keep-runs N              finished workflow runs (with their events and forms) kept, and as
+                             many finished chat replies; the oldest go first (default 10000)
+  --keep-conversations N     conversations (with their messages) kept; the least recently active
+                             go first (default 10000)
+
 QA controls (also changeable at run time through http://HOST:N/_qa, loopback callers only):
   --latency MS               delay every response and every run event by MS milliseconds
   --cut-stream-after N       close every event stream after N events, as a dropped connection would
@@ -26,6 +32,8 @@ const { values } = parseArgs({
     'cut-stream-after': { type: 'string' },
     'fail-remote-fetch': { type: 'boolean', default: false },
     'remote-fetch-timeout': { type: 'string' },
+    'keep-runs': { type: 'string' },
+    'keep-conversations': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -51,6 +59,8 @@ try {
   const latencyMs = count('latency', values.latency);
   const cutStreamAfter = count('cut-stream-after', values['cut-stream-after'], 1);
   const remoteFetchTimeoutMs = count('remote-fetch-timeout', values['remote-fetch-timeout'], 1);
+  const finishedRuns = count('keep-runs', values['keep-runs'], 1);
+  const conversations = count('keep-conversations', values['keep-conversations'], 1);
   const fixture = await loadFixture(values.fixture);
   const running = await startService({
     fixture,
@@ -61,6 +71,10 @@ try {
       ...(cutStreamAfter !== undefined ? { cutStreamAfter } : {}),
       ...(remoteFetchTimeoutMs !== undefined ? { remoteFetchTimeoutMs } : {}),
       failRemoteFetch: values['fail-remote-fetch'] ?? false,
+    },
+    retention: {
+      ...(finishedRuns !== undefined ? { finishedRuns } : {}),
+      ...(conversations !== undefined ? { conversations } : {}),
     },
   });
   console.log(`Embedded service listening on ${running.url}`);

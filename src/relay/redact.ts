@@ -12,6 +12,7 @@ export class Redactor {
   /** Every spelling to replace in error bodies, longest first so `Bearer <key>` goes whole. */
   readonly #errorNeedles: string[];
   readonly #key: Uint8Array;
+  readonly #keyText: string;
 
   constructor(apiKey: string, upstreamUrl: string) {
     const upstream = new URL(upstreamUrl);
@@ -20,6 +21,7 @@ export class Redactor {
     const spellings = plain.flatMap((s) => [s, s.replaceAll('/', '\\/')]);
     this.#errorNeedles = [...new Set(spellings)].filter(Boolean).sort((a, b) => b.length - a.length);
     this.#key = new TextEncoder().encode(apiKey);
+    this.#keyText = apiKey;
   }
 
   /**
@@ -52,7 +54,12 @@ export class Redactor {
   }
 
   /**
-   * A pass-through body with the API key replaced as it streams. A key split across chunks is
+   * A pass-through body with the API key replaced as it streams. The relay puts every answer
+   * body through it, whatever its type (JSON, SSE, audio, no `Content-Type` at all): which type an
+   * upstream declares says nothing about what it echoes, and the key's bytes never turn up in
+   * audio by chance (a 20-odd character printable string), so a match is an echo and replacing
+   * it is right. It is a scrub, not a refusal, because the echo usually sits in one field of an
+   * otherwise good answer (a traceback in an event, a dump in a message) that the user needs. A key split across chunks is
    * caught by holding back the end of each chunk, but only as much of it as could still become
    * the key: an SSE event ends in a blank line, which never starts a key, so every event is
    * passed on at once and streaming keeps its latency.
@@ -72,6 +79,27 @@ export class Redactor {
         if (carry.length) controller.enqueue(carry);
       },
     });
+  }
+
+  /**
+   * A response header's value with the key replaced, or `undefined` when the header must be
+   * dropped: its value still names the key once percent-decoded (a `filename*=UTF-8''…` in
+   * `Content-Disposition`), and rewriting an encoded value could produce a different, still
+   * valid, one. Dropping a header the API never needs to carry the key in loses nothing.
+   */
+  headerValue(value: string): string | undefined {
+    const replaced = this.#replaceAll(value);
+    let decoded = replaced;
+    try {
+      decoded = decodeURIComponent(replaced);
+    } catch {
+      // Not percent-encoding (a lone `%`): the raw check above is all there is to do.
+    }
+    return this.#mentionsKey(decoded) ? undefined : replaced;
+  }
+
+  #mentionsKey(text: string): boolean {
+    return text.includes(this.#keyText);
   }
 
   #replaceAll(text: string): string {

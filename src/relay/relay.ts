@@ -128,8 +128,6 @@ const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-di
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Types a browser would run as a page: never what the API answers, so never passed on. */
 const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
-/** Textual answers, which the API key is scrubbed from as they stream; audio passes untouched. */
-const TEXTUAL_TYPES = /^\s*(text\/|application\/([\w.-]+\+)?json\b)/i;
 
 export function createRelay(options: RelayOptions): Relay {
   const signer = new SessionSigner(options.secret);
@@ -464,7 +462,7 @@ export function createRelay(options: RelayOptions): Relay {
     }
     const headers = new Headers();
     for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = answer.headers.get(name);
+      const value = redactor.headerValue(answer.headers.get(name) ?? '');
       if (value) headers.set(name, value);
     }
     // fetch has already decoded a compressed body, so its original length no longer holds.
@@ -491,7 +489,8 @@ export function createRelay(options: RelayOptions): Relay {
     }
     const quiet = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : undefined;
     let body = quiet?.stream ?? null;
-    if (body && TEXTUAL_TYPES.test(contentType)) {
+    if (body) {
+      // Every body, whatever its type or none: see Redactor.keyStream.
       body = body.pipeThrough(redactor.keyStream());
       // A replaced key changes the length.
       headers.delete('content-length');

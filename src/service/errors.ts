@@ -27,3 +27,19 @@ export const badParam = (message: string) => new ApiError(400, 'invalid_param', 
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer realm="api"' });
+
+/** The answer to a fault the service did not expect: the real service's generic 500. */
+export const internalError = () =>
+  new ApiError(500, 'internal_server_error', 'The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.');
+
+/**
+ * Logs a fault the service did not expect, as one line with its stack, with every credential
+ * that could have found its way into a message (an app or knowledge key, any `Bearer` token)
+ * replaced: logs are read and shipped by more people than hold the keys.
+ */
+export function logFault(what: string, error: unknown, secrets: readonly string[]): void {
+  let text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  text = text.replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]');
+  for (const secret of secrets) if (secret) text = text.replaceAll(secret, '[redacted]');
+  console.error(`[service] ${what}: ${text.replace(/\n\s*/g, ' | ')}`);
+}

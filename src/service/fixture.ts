@@ -229,7 +229,17 @@ const reply = z.object({
   answer: z.string(),
   ...streamed,
   thoughts: z
-    .array(z.object({ tool: z.string(), tool_input: z.record(z.string(), z.unknown()).default({}), observation: z.string(), thought: z.string().default('') }))
+    .array(
+      z.object({
+        /** One tool, or several joined by `;` as the real agent runners record them. */
+        tool: z.string(),
+        /** Display names per tool (default: the tool's own name); a missing `zh_Hans` falls back to `en_US`. */
+        tool_labels: z.record(z.string(), z.object({ en_US: z.string() }).catchall(z.string())).default({}),
+        tool_input: z.record(z.string(), z.unknown()).default({}),
+        observation: z.string(),
+        thought: z.string().default(''),
+      }),
+    )
     .default([]),
 });
 
@@ -336,4 +346,22 @@ export async function loadFixture(path = DEFAULT_FIXTURE_PATH): Promise<Fixture>
     throw new FixtureError(path, [{ path: '', reason: `not valid JSON (${(error as Error).message})` }]);
   }
   return parseFixture(data, path);
+}
+
+/**
+ * A raw fixture with every stream delay (`chunk_delay_ms`) set to 0, changed in place: for load
+ * and memory measurements and tests that run many runs, where only what is kept matters.
+ */
+export function withoutStreamDelays<T>(raw: T): T {
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'chunk_delay_ms') (value as Record<string, unknown>)[key] = 0;
+        else walk(child);
+      }
+    }
+  };
+  walk(raw);
+  return raw;
 }

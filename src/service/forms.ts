@@ -51,6 +51,13 @@ export class FormStore {
     return form;
   }
 
+  /** Forgets a form (its run is no longer kept: see retention.ts). */
+  remove(form: HumanInputForm): void {
+    clearTimeout(form.timer);
+    this.#byId.delete(form.id);
+    if (form.token) this.#byToken.delete(form.token);
+  }
+
   clear(): void {
     for (const form of this.#byId.values()) clearTimeout(form.timer);
     this.#byId.clear();

@@ -16,6 +16,7 @@ export function errorResponse(error: ApiError): Response {
 }
 
 const INVALID_JSON = 'Invalid JSON payload received or JSON payload is empty.';
+const INCOMPLETE_BODY = 'The request body ended before it was complete.';
 
 /** Reads a JSON object body with a size limit; errors use the real service's messages. */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
@@ -46,7 +47,14 @@ async function readTextLimited(request: Request, limit: number): Promise<string>
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let read: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      read = await reader.read();
+    } catch {
+      // The client went away mid-body: nobody reads this answer, and it is no fault of ours to log.
+      throw badParam(INCOMPLETE_BODY);
+    }
+    const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

@@ -1,6 +1,6 @@
 /** Serves the embedded service over HTTP on loopback. */
 import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createService, type EmbeddedService, type ServiceOptions } from './service.js';
 
 export interface RunningService {
@@ -26,6 +26,7 @@ export async function startService(options: ServiceOptions & { port?: number; ho
     );
     s.once('error', reject);
   });
+  server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}${options.basePath ?? '/v1'}`,
@@ -38,4 +39,21 @@ export async function startService(options: ServiceOptions & { port?: number; ho
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),
   };
+}
+
+/**
+ * A request Node's HTTP parser refuses (a raw non-ASCII path, a bad chunk size, headers too
+ * large) never reaches the service; Node's own answer is a bare status line. This one keeps the
+ * API's `{code, message, status}` shape, so every client error reads the same.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request_header_fields_too_large', 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive.']
+        : [400, 'bad_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ code, message, status });
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -6,12 +6,13 @@ import { SpeechSynthesizer } from './audio/speech.js';
 import type { ServiceContext } from './context.js';
 import { ConversationStore } from './conversations/store.js';
 import { EndUsers } from './end-users.js';
-import { ApiError, NOT_FOUND_TEXT } from './errors.js';
+import { ApiError, NOT_FOUND_TEXT, internalError, logFault } from './errors.js';
 import { errorResponse } from './http.js';
 import type { Fixture } from './fixture.js';
 import { UploadStore } from './files/uploads.js';
 import { QaControls, type QaSettings } from './qa/controls.js';
 import { isLoopback, qaRoutes } from './qa/routes.js';
+import { retentionOf, type RetentionOptions } from './retention.js';
 import { Router } from './router.js';
 import { WorkflowEngine } from './runs/engine.js';
 import { ReplyTasks } from './runs/reply.js';
@@ -34,6 +35,8 @@ export interface ServiceOptions {
   basePath?: string;
   /** QA fault settings at start (also what `/_qa/reset` returns to). */
   qa?: Partial<QaSettings>;
+  /** How many finished runs and conversations are kept (see retention.ts). */
+  retention?: RetentionOptions;
 }
 
 /** What the HTTP server knows about a request that the `Request` itself does not carry. */
@@ -56,17 +59,19 @@ export function createService(options: ServiceOptions): EmbeddedService {
   const qa = new QaControls(initialQa);
   const latencyMs = () => qa.settings.latencyMs;
   const endUsers = new EndUsers();
+  const retention = retentionOf(options.retention);
   const context: ServiceContext = {
     fixture: options.fixture,
-    engine: new WorkflowEngine({ latencyMs, endUserId: (appId, user) => endUsers.idOf(appId, user) }),
-    replies: new ReplyTasks({ latencyMs }),
-    conversations: new ConversationStore(),
+    engine: new WorkflowEngine({ latencyMs, endUserId: (appId, user) => endUsers.idOf(appId, user), keepFinishedRuns: retention.finishedRuns }),
+    replies: new ReplyTasks({ latencyMs, keepFinished: retention.finishedRuns }),
+    conversations: new ConversationStore({ keep: retention.conversations }),
     uploads: new UploadStore(),
     endUsers,
     qa,
     speech: new SpeechSynthesizer(),
     pingIntervalMs: options.pingIntervalMs ?? 10_000,
   };
+  const secrets = [...options.fixture.apps.map((a) => a.key), ...(options.fixture.knowledge?.keys.map((k) => k.key) ?? [])];
   const router = new Router<ServiceContext>();
   workflowRoutes(router);
   chatRoutes(router);
@@ -105,8 +110,8 @@ export function createService(options: ServiceOptions): EmbeddedService {
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       // Nothing a client sends may crash the service; unexpected faults answer like the real one.
-      console.error('[service] unexpected error:', error);
-      return errorResponse(new ApiError(500, 'internal_server_error', 'The server encountered an internal error and was unable to complete your request. Either the server is overloaded or there is an error in the application.'));
+      logFault(`${request.method} ${url.pathname} failed`, error, secrets);
+      return errorResponse(internalError());
     }
   }
 

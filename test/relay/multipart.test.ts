@@ -83,6 +83,26 @@ describe('rewriteMultipartUser', () => {
     }
   });
 
+  test('a delimiter or a look-alike cut at any byte between two large chunks is found (the seam between reads)', async () => {
+    const binary = new Uint8Array(200).map((_, i) => (i * 31) % 256);
+    binary.set(Buffer.from(`\r\n--${B.slice(0, 30)}`), 60);
+    const body = multipartBody(B, [field('note', 'hi'), filePart(binary, 'file', 'seam.bin')]);
+    const twoChunks = (cut: number) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(body.slice(0, cut));
+          controller.enqueue(body.slice(cut));
+          controller.close();
+        },
+      });
+    for (let cut = 1; cut < body.length; cut++) {
+      const result = rewriteMultipartUser(twoChunks(cut), B, 'alice', { maxBytes: 1 << 20 });
+      const form = await parseFormData(Buffer.from(await new Response(result.body).arrayBuffer()), result.contentType);
+      assert.equal(form.get('note'), 'hi', `cut at ${cut}`);
+      assert.deepEqual(new Uint8Array(await (form.get('file') as File).arrayBuffer()), binary, `cut at ${cut}`);
+    }
+  });
+
   test('the output uses its own random boundary', async () => {
     const body = multipartBody(B, [filePart('x')]);
     const a = await rewrite(body);

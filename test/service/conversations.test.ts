@@ -81,7 +81,22 @@ describe('chat messages', () => {
       assert.equal(thoughts.at(-1)!.thought, answer);
       const { data } = await h.client(key).listMessages({ conversation_id: tool.conversation_id!, user: 'sam' });
       assert.equal(data[0]!.agent_thoughts.length, thoughts.length);
+      assert.deepEqual(data[0]!.agent_thoughts.map((t) => (t as { tool_labels: unknown }).tool_labels), thoughts.map((t) => t.tool_labels));
     }
+  });
+
+  test('agent_thought tool_labels carry en_US and zh_Hans for every tool, zh_Hans falling back to the English text', async () => {
+    const labelsOf = async (key: string) => {
+      const events = await drain(h.client(key).streamChatMessage({ query: 'q', inputs: {}, user: 'sam' }));
+      return events.filter((e): e is RunEventOf<'agent_thought'> => e.event === 'agent_thought').map((t) => t.tool_labels);
+    };
+    // A labelled tool, a tool with no label of its own (its name in both locales), the final answer (no tool).
+    const agent = await labelsOf(KEYS.legacyAgent);
+    assert.deepEqual(agent[0], { weather: { en_US: 'Weather', zh_Hans: '天气' } });
+    assert.deepEqual(agent[1], { current_time: { en_US: 'current_time', zh_Hans: 'current_time' } });
+    assert.deepEqual(agent.at(-1), {});
+    // An English-only label: zh_Hans repeats it, as Dify's I18nObject does.
+    assert.deepEqual((await labelsOf(KEYS.agent))[0], { order_lookup: { en_US: 'Order lookup', zh_Hans: 'Order lookup' } });
     await rejects(h.client(KEYS.agent).sendChatMessage({ query: 'q', inputs: {}, user: 'sam' }), 400, 'bad_request', 'Agent App only supports streaming response mode.');
     await rejects(h.client(KEYS.legacyAgent).sendChatMessage({ query: 'q', inputs: {}, user: 'sam' }), 400, 'bad_request', 'Agent App only supports streaming response mode.');
   });

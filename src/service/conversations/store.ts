@@ -17,6 +17,7 @@ import type {
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { ConversationVariableSeed, FixtureApp, ValueType } from '../fixture.js';
 import { uuid } from '../ids.js';
+import { DEFAULT_RETENTION } from '../retention.js';
 import { displayValue, fitsValueType, typeMismatchMessage } from './value-types.js';
 
 export interface VariableRecord {
@@ -80,10 +81,106 @@ function monotonic(): () => number {
   return () => (last = Math.max(Date.now(), last + 1));
 }
 
+/**
+ * One app user's live conversations in both orders `GET /conversations` pages through, so a
+ * page costs a binary search and `limit` steps however many conversations the service holds.
+ * Times come from a clock that never repeats, so neither order has ties; a conversation that
+ * changes always becomes the newest by `updated_at`, so it moves to the end of that order.
+ */
+class UserConversations {
+  /** By `createdMs`, oldest first (append-only). */
+  readonly byCreated: ConversationRecord[] = [];
+  /** By `updatedMs`, oldest first. */
+  readonly byUpdated: ConversationRecord[] = [];
+
+  add(record: ConversationRecord): void {
+    this.byCreated.push(record);
+    this.byUpdated.push(record);
+  }
+
+  /** Call before `record.updatedMs` changes; `touched` after it has. */
+  untouch(record: ConversationRecord): void {
+    const at = positionOf(this.byUpdated, record.updatedMs, (c) => c.updatedMs);
+    if (at >= 0) this.byUpdated.splice(at, 1);
+  }
+
+  touched(record: ConversationRecord): void {
+    this.byUpdated.push(record);
+  }
+
+  remove(record: ConversationRecord): void {
+    this.untouch(record);
+    const at = positionOf(this.byCreated, record.createdMs, (c) => c.createdMs);
+    if (at >= 0) this.byCreated.splice(at, 1);
+  }
+}
+
+/** The index of the record whose key is `key` in rows sorted by that key (binary search). */
+function positionOf(rows: readonly ConversationRecord[], key: number, keyOf: (c: ConversationRecord) => number): number {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = keyOf(rows[mid]!);
+    if (at === key) return mid;
+    if (at < key) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
 export class ConversationStore {
   readonly #conversations = new Map<string, ConversationRecord>();
+  /** Every kept conversation, least recently active first (a change moves one to the end). */
+  readonly #recency = new Map<string, ConversationRecord>();
   readonly #messages = new Map<string, MessageRecord>();
+  /** How many conversations are kept (see retention.ts). */
+  readonly #limit: number;
+
+  constructor(options: { keep?: number } = {}) {
+    this.#limit = options.keep ?? DEFAULT_RETENTION.conversations;
+  }
+
+  /** How many conversations are kept now, deleted ones included until they age out. */
+  get size(): number {
+    return this.#conversations.size;
+  }
+  /** Live conversations per app and user (`appId` NUL `user`). */
+  readonly #index = new Map<string, UserConversations>();
   readonly #now = monotonic();
+
+  #indexOf(appId: string, user: string, create: true): UserConversations;
+  #indexOf(appId: string, user: string, create?: false): UserConversations | undefined;
+  #indexOf(appId: string, user: string, create = false): UserConversations | undefined {
+    const key = `${appId}\u0000${user}`;
+    let index = this.#index.get(key);
+    if (!index && create) this.#index.set(key, (index = new UserConversations()));
+    return index;
+  }
+
+  /** Sets a live conversation's `updatedMs` to now, keeping its place in the index. */
+  #setUpdated(record: ConversationRecord): void {
+    const index = record.deleted ? undefined : this.#indexOf(record.appId, record.user);
+    index?.untouch(record);
+    record.updatedMs = this.#now();
+    index?.touched(record);
+    this.#recent(record);
+  }
+
+  #recent(record: ConversationRecord): void {
+    if (!this.#recency.delete(record.id)) return;
+    this.#recency.set(record.id, record);
+  }
+
+  /** Forgets a conversation and its messages (retention). A run still answering into it keeps its own reference. */
+  #evict(record: ConversationRecord): void {
+    if (!record.deleted) this.#indexOf(record.appId, record.user)?.remove(record);
+    const key = `${record.appId}\u0000${record.user}`;
+    if (this.#index.get(key)?.byCreated.length === 0) this.#index.delete(key);
+    this.#conversations.delete(record.id);
+    this.#recency.delete(record.id);
+    for (const message of record.messages) this.#messages.delete(message.id);
+  }
 
   /** A new conversation with the app's variables, named from the first query when asked to. */
   create(app: FixtureApp, user: string, inputs: Record<string, unknown>, firstQuery: string, autoName: boolean): ConversationRecord {
@@ -102,6 +199,9 @@ export class ConversationStore {
       messages: [],
     };
     this.#conversations.set(record.id, record);
+    this.#recency.set(record.id, record);
+    this.#indexOf(app.id, user, true).add(record);
+    while (this.#recency.size > this.#limit) this.#evict(this.#recency.values().next().value as ConversationRecord);
     return record;
   }
 
@@ -136,7 +236,7 @@ export class ConversationStore {
       latency: 0,
     };
     conversation.messages.push(message);
-    conversation.updatedMs = now;
+    this.#setUpdated(conversation);
     this.#messages.set(message.id, message);
     return message;
   }
@@ -158,17 +258,22 @@ export class ConversationStore {
   }
 
   list(appId: string, user: string, query: { lastId: string | null; limit: number; sortBy: ConversationSort }): Page<Conversation> {
-    const field = query.sortBy.replace('-', '') as 'created_at' | 'updated_at';
+    const byCreated = query.sortBy.replace('-', '') === 'created_at';
     const descending = query.sortBy.startsWith('-');
-    const key = (c: ConversationRecord) => (field === 'created_at' ? c.createdMs : c.updatedMs);
-    let rows = [...this.#conversations.values()].filter((c) => c.appId === appId && c.user === user && !c.deleted);
-    rows.sort((a, b) => (descending ? key(b) - key(a) : key(a) - key(b)) || a.id.localeCompare(b.id));
+    const keyOf = byCreated ? (c: ConversationRecord) => c.createdMs : (c: ConversationRecord) => c.updatedMs;
+    const index = this.#indexOf(appId, user);
+    const rows = index ? (byCreated ? index.byCreated : index.byUpdated) : [];
+    const step = descending ? -1 : 1;
+    let start = descending ? rows.length - 1 : 0;
     if (query.lastId) {
-      const index = rows.findIndex((c) => c.id === query.lastId);
-      if (index < 0) throw notFound('Last Conversation Not Exists.');
-      rows = rows.slice(index + 1);
+      const last = this.#conversations.get(query.lastId);
+      const at = last && !last.deleted && last.appId === appId && last.user === user ? positionOf(rows, keyOf(last), keyOf) : -1;
+      if (at < 0) throw notFound('Last Conversation Not Exists.');
+      start = at + step;
     }
-    return { limit: query.limit, has_more: rows.length > query.limit, data: rows.slice(0, query.limit).map(conversationView) };
+    const page: ConversationRecord[] = [];
+    for (let i = start; i >= 0 && i < rows.length && page.length <= query.limit; i += step) page.push(rows[i]!);
+    return { limit: query.limit, has_more: page.length > query.limit, data: page.slice(0, query.limit).map(conversationView) };
   }
 
   rename(conversation: ConversationRecord, name: string | null, autoGenerate: boolean): Conversation {
@@ -178,14 +283,17 @@ export class ConversationStore {
       conversation.name = generateName(first.query);
     } else {
       conversation.name = name ?? '';
-      conversation.updatedMs = this.#now();
+      this.#setUpdated(conversation);
     }
     return conversationView(conversation);
   }
 
   delete(conversation: ConversationRecord): void {
+    if (conversation.deleted) return;
+    this.#indexOf(conversation.appId, conversation.user)?.remove(conversation);
     conversation.deleted = true;
     conversation.updatedMs = this.#now();
+    this.#recent(conversation);
   }
 
   variables(conversation: ConversationRecord, query: { lastId: string | null; limit: number; name: string | null }): Page<ConversationVariable> {
@@ -230,12 +338,14 @@ export class ConversationStore {
   }
 
   touch(conversation: ConversationRecord): void {
-    conversation.updatedMs = this.#now();
+    this.#setUpdated(conversation);
   }
 
   clear(): void {
     this.#conversations.clear();
     this.#messages.clear();
+    this.#index.clear();
+    this.#recency.clear();
   }
 
   #variable(seed: ConversationVariableSeed, now: number): VariableRecord {

@@ -36,6 +36,17 @@ export class PartHeaderWatcher extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (!this.#header && chunk.length >= this.#delimiter.length) {
+      // Inside a part's body, joining the carried tail to every chunk would copy the whole
+      // upload once more; only the seam is joined, and unless a delimiter starts in the carried
+      // tail, the chunk is scanned on its own.
+      const seam = Buffer.concat([this.#carry, chunk.subarray(0, this.#delimiter.length - 1)]);
+      const at = seam.indexOf(this.#delimiter);
+      if (at === -1 || at >= this.#carry.length) {
+        this.#scan(chunk);
+        return done(null, chunk);
+      }
+    }
     this.#scan(Buffer.concat([this.#carry, chunk]));
     done(null, chunk);
   }

@@ -46,6 +46,11 @@ export class UploadStore {
     return this.#files.get(id);
   }
 
+  /** How many files are stored (QA's state shows it: an abandoned upload must leave none behind). */
+  get size(): number {
+    return this.#files.size;
+  }
+
   clear(): void {
     this.#files.clear();
   }

@@ -34,10 +34,11 @@ const SETTING_HINTS: Record<keyof QaSettings, string> = {
 };
 
 export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
-  router.on('GET', '/state', (_r, _p, _u, { qa, engine, conversations: _c }) =>
+  router.on('GET', '/state', (_r, _p, _u, { qa, engine, uploads }) =>
     json({
       settings: qa.settings,
       run_cuts: qa.runCuts,
+      uploads: uploads.size,
       runs: [...engine.runs.values()].map((run) => ({
         id: run.id,
         task_id: run.taskId,

@@ -102,6 +102,7 @@ async function readMultipart(request: Request, ceiling: number): Promise<{ files
   const fields: Record<string, string> = {};
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const watcher = new PartHeaderWatcher(boundary?.[1] ?? boundary?.[2] ?? '');
+  const source = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream);
   await new Promise<void>((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
@@ -109,22 +110,35 @@ async function readMultipart(request: Request, ceiling: number): Promise<{ files
     } catch (error) {
       return reject(badParam(`Invalid multipart body: ${(error as Error).message}`));
     }
+    // Every stream here gets an error listener: busboy errors a part's stream when the body ends
+    // inside it, and an `error` event nobody listens to ends the process.
+    const fail = (error: Error) => {
+      source.destroy();
+      parser.destroy();
+      reject(error);
+    };
     parser.on('file', (name, stream, info) => {
+      stream.on('error', () => {}); // the parser reports the same fault once, below
       if (name !== 'file') return stream.resume();
       const part: Part = { filename: info.filename, mimeType: info.mimeType, bytes: new Uint8Array(), size: 0, truncated: false };
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => {
         part.size += chunk.length;
-        chunks.push(chunk);
+        // Past the ceiling busboy stops passing bytes; the part is refused whole, so keep none.
+        if (!part.truncated) chunks.push(chunk);
       });
-      stream.on('limit', () => (part.truncated = true));
+      stream.on('limit', () => ((part.truncated = true), (chunks.length = 0)));
       stream.on('end', () => (part.bytes = Buffer.concat(chunks)));
       files.push(part);
     });
     parser.on('field', (name, value) => (fields[name] = value));
     parser.on('close', resolve);
-    parser.on('error', (error: Error) => reject(badParam(`Invalid multipart body: ${error.message}`)));
-    Readable.fromWeb(request.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(watcher).pipe(parser);
+    parser.on('error', (error: Error) => fail(badParam(`Invalid multipart body: ${error.message}`)));
+    watcher.on('error', (error: Error) => fail(badParam(`Invalid multipart body: ${error.message}`)));
+    // A client that goes away mid-body: nobody reads the answer, but the handler ends cleanly
+    // and keeps nothing of the upload.
+    source.on('error', () => fail(badParam('Invalid multipart body: the upload ended before it was complete.')));
+    source.pipe(watcher).pipe(parser);
   });
   return { files, fields, headers: watcher.parts };
 }

@@ -6,6 +6,7 @@
  * the conversation's message and end with `message_end`. Runs go on server-side whether or not
  * anyone listens.
  */
+import { logFault } from '../errors.js';
 import type {
   HumanInputExtraContent,
   HumanInputRequest,
@@ -20,6 +21,7 @@ import { pythonStr } from '../python-str.js';
 import type { FixtureApp, FixtureEdge, HumanInputNode, WorkflowNode } from '../fixture.js';
 import { FormStore, type HumanInputForm, type SubmittedFile } from '../forms.js';
 import { formToken, nowSeconds, uuid } from '../ids.js';
+import { DEFAULT_RETENTION, FinishedQueue } from '../retention.js';
 import { createRun, elapsedSeconds, isOver, type ChatTarget, type Run } from './run.js';
 import { delay, tokensOf, usage } from './usage.js';
 
@@ -36,6 +38,8 @@ export interface EngineOptions {
   latencyMs?: () => number;
   /** The end-user record id of an app's `user`, which `created_by` carries (else the `user` itself). */
   endUserId?: (appId: string, user: string) => string;
+  /** Finished runs kept (see retention.ts); default 10,000. */
+  keepFinishedRuns?: number;
 }
 
 export class WorkflowEngine {
@@ -43,9 +47,22 @@ export class WorkflowEngine {
   readonly #byTask = new Map<string, Run>();
   readonly forms = new FormStore();
   readonly #options: EngineOptions;
+  /** Forms by run id, so a forgotten run takes its forms along. */
+  readonly #formsOf = new Map<string, HumanInputForm[]>();
+  readonly #finished: FinishedQueue;
 
   constructor(options: EngineOptions = {}) {
     this.#options = options;
+    this.#finished = new FinishedQueue(options.keepFinishedRuns ?? DEFAULT_RETENTION.finishedRuns, (id) => this.#forget(id));
+  }
+
+  #forget(id: string): void {
+    const run = this.runs.get(id);
+    if (!run) return;
+    this.runs.delete(id);
+    this.#byTask.delete(run.taskId);
+    for (const form of this.#formsOf.get(id) ?? []) this.forms.remove(form);
+    this.#formsOf.delete(id);
   }
 
   /** Creates a run; call `execute` once listeners are attached. */
@@ -170,6 +187,8 @@ export class WorkflowEngine {
     this.forms.clear();
     this.runs.clear();
     this.#byTask.clear();
+    this.#formsOf.clear();
+    this.#finished.clear();
   }
 
   /** The `workflow_paused` payload of a run paused on `form` (also replayed by snapshots). */
@@ -320,6 +339,9 @@ export class WorkflowEngine {
     };
     const form: HumanInputForm = { id: request.form_id, token, run, node, request, status: 'waiting', timer: undefined };
     this.forms.add(form);
+    const forms = this.#formsOf.get(run.id);
+    if (forms) forms.push(form);
+    else this.#formsOf.set(run.id, [form]);
     form.timer = setTimeout(() => this.timeOut(form), seconds * 1000);
     form.timer.unref?.();
     run.status = 'paused';
@@ -421,6 +443,7 @@ export class WorkflowEngine {
       }, true);
     }
     await this.#emit(run, { event: 'workflow_finished', data }, true);
+    this.#finished.finished(run.id);
   }
 
   #chatOutputs(run: Run): Record<string, unknown> {
@@ -433,7 +456,7 @@ export class WorkflowEngine {
       await body();
     } catch (error) {
       if (run.abort.signal.aborted) return;
-      console.error('[service] run failed:', error);
+      logFault('run failed', error, []);
       this.fail(run, { code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' });
     }
   }

@@ -4,6 +4,8 @@
  * `agent_message`) events, closed by `message_end`. Like workflow runs they go on whether or not
  * a client listens, and `stop` ends them early with what was said so far.
  */
+import { logFault } from '../errors.js';
+import { DEFAULT_RETENTION, FinishedQueue } from '../retention.js';
 import type { AppMode, RunEvent } from '../../protocol/index.js';
 import { substituteVariables } from '../../protocol/index.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
@@ -31,14 +33,18 @@ const isAgent = (mode: AppMode) => mode === 'agent' || mode === 'agent-chat';
 
 export interface ReplyOptions {
   latencyMs?: () => number;
+  /** Finished replies kept (see retention.ts); default 10,000. */
+  keepFinished?: number;
 }
 
 export class ReplyTasks {
   readonly #tasks = new Map<string, ReplyTask>();
   readonly #options: ReplyOptions;
+  readonly #finished: FinishedQueue;
 
   constructor(options: ReplyOptions = {}) {
     this.#options = options;
+    this.#finished = new FinishedQueue(options.keepFinished ?? DEFAULT_RETENTION.finishedRuns, (id) => this.#tasks.delete(id));
   }
 
   create(app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord): ReplyTask {
@@ -66,11 +72,12 @@ export class ReplyTasks {
   execute(task: ReplyTask): void {
     void this.#reply(task).catch((error) => {
       if (task.abort.signal.aborted) return;
-      console.error('[service] reply failed:', error);
+      logFault('reply failed', error, []);
       task.status = 'finished';
       task.message.status = 'error';
       task.message.error = (error as Error).message;
       this.#publish(task, { event: 'error', code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' }, true);
+      this.#finished.finished(task.taskId);
     });
   }
 
@@ -84,6 +91,7 @@ export class ReplyTasks {
   close(): void {
     for (const task of this.#tasks.values()) task.abort.abort();
     this.#tasks.clear();
+    this.#finished.clear();
   }
 
   async #reply(task: ReplyTask): Promise<void> {
@@ -112,7 +120,7 @@ export class ReplyTasks {
           thought: fill(step.thought),
           observation: fill(step.observation),
           tool: step.tool,
-          tool_labels: { [step.tool]: { en_US: step.tool } },
+          tool_labels: toolLabels(step.tool, step.tool_labels),
           tool_input: JSON.stringify({ [step.tool]: step.tool_input }),
           message_files: [],
           created_at: Math.floor(Date.now() / 1000),
@@ -163,6 +171,7 @@ export class ReplyTasks {
     });
     task.end = end;
     task.topic.publish(end);
+    this.#finished.finished(task.taskId);
   }
 
   async #wait(task: ReplyTask, ms: number): Promise<void> {
@@ -189,4 +198,19 @@ export class ReplyTasks {
 function withoutMeta<T extends { message_id: string; created_at: number }>(thought: T): Omit<T, 'message_id' | 'created_at'> {
   const { message_id: _m, created_at: _c, ...rest } = thought;
   return rest;
+}
+
+/**
+ * `tool_labels` as the real agent runners store them: one I18n object per tool of a `;`-joined
+ * `tool`, always with `en_US` and `zh_Hans` (Dify's web types require both; a tool without a
+ * label of its own gets its name in both, and `I18nObject` fills a missing `zh_Hans` from `en_US`).
+ */
+export function toolLabels(tool: string, labels: Record<string, { en_US: string } & Record<string, string>>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const name of tool.split(';')) {
+    if (!name || name in out) continue;
+    const label = labels[name];
+    out[name] = label ? { ...label, zh_Hans: label.zh_Hans || label.en_US } : { en_US: name, zh_Hans: name };
+  }
+  return out;
 }
