@@ -93,17 +93,6 @@ async function webkitDriver(env) {
   }
 }
 
-/**
- * An ALSA configuration whose default device discards the sound. A machine without a sound server
- * or card (CI) has no audio sink, and Firefox then fails every playing element with a decode error
- * (`OnMediaSinkAudioError`); Chromium's headless mode has a fake sink of its own.
- */
-function nullAlsa() {
-  const path = join(mkdtempSync(join(tmpdir(), 'hitl-alsa-')), 'asound.conf');
-  writeFileSync(path, 'pcm.!default { type null }\nctl.!default { type hw card 0 }\n');
-  return path;
-}
-
 const launchers = {
   chromium() {
     const executablePath = find(process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium');
@@ -125,9 +114,15 @@ const launchers = {
         browser: 'firefox',
         executablePath,
         headless: true,
-        // Audio tests start playback without a user gesture, as the Chromium flag above allows.
-        extraPrefsFirefox: { 'media.autoplay.default': 0, 'media.autoplay.blocking_policy': 0, 'media.cubeb.backend': 'alsa' },
-        env: { ...process.env, ALSA_CONFIG_PATH: nullAlsa() },
+        extraPrefsFirefox: {
+          // Audio tests start playback without a user gesture, as the Chromium flag above allows.
+          'media.autoplay.default': 0,
+          'media.autoplay.blocking_policy': 0,
+          // A machine without a sound server or card (CI) has no audio sink: Firefox then fails every
+          // playing element with a decode error (OnMediaSinkAudioError). Its mock audio backend plays
+          // in real time to no device, as Chromium's headless mode does by itself.
+          'media.cubeb.force_mock_context': true,
+        },
       },
     });
   },

@@ -4,6 +4,7 @@ import type { TtsPlayer } from '../../../src/elements/tts-player/tts-player.js';
 import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
+import { mediaSourceTakes, skipBecause } from '../helpers/engine.js';
 import { chat, newUser } from '../conversation-list/chat-app.js';
 
 const $ = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(selector)!;
@@ -13,14 +14,32 @@ const LONG = 'The parcel left our warehouse this morning. It travels by road to 
 describe('<tts-player>', function () {
   this.timeout(30_000);
 
-  it('fits a phone-width column: its narrowest layout is well under 375 px', async () => {
+  it('fits a 300 px column: its narrowest layout is under 300 px, and nothing in it sticks out', async () => {
     const url = await newUser();
     const wrap = await fixture<HTMLDivElement>(html`<div style="width: min-content"><tts-player session-url=${url} text="Hello."></tts-player></div>`);
     await (wrap.firstElementChild as TtsPlayer).updateComplete;
     expect(wrap.getBoundingClientRect().width).to.be.below(300);
+    wrap.style.width = '300px';
+    const box = wrap.firstElementChild!.getBoundingClientRect();
+    expect(box.width).to.be.at.most(300);
+    for (const part of wrap.firstElementChild!.shadowRoot!.querySelectorAll('[part]')) expect(part.getBoundingClientRect().right, part.getAttribute('part')!).to.be.at.most(box.right);
   });
 
-  it('starts playing MP3 while it still streams, and pauses, resumes and stops', async () => {
+  it('starts playing MP3 while it still streams, where Media Source takes MP3', async function () {
+    if (!mediaSourceTakes('audio/mpeg')) skipBecause(this, "this engine's Media Source does not take audio/mpeg: the player downloads the answer whole, tested below");
+    const url = await newUser();
+    const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} text=${LONG}></tts-player>`);
+    const played = oneEvent(el, 'play');
+    $(el, '[part=play]').click();
+    expect(el.matches(':state(loading)')).to.equal(true);
+    await played;
+    // The audio advances while the rest of the answer is still arriving.
+    await until(() => el.currentTime > 0.05 && el.matches(':state(streaming)'), 'playback during the stream', 15_000);
+    expect(el.matches(':state(playing)')).to.equal(true);
+    el.stop();
+  });
+
+  it('plays, pauses, resumes and stops', async () => {
     const url = await newUser();
     const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} text=${LONG}></tts-player>`);
     expect(el.matches(':state(idle)')).to.equal(true);
@@ -31,8 +50,7 @@ describe('<tts-player>', function () {
     $(el, '[part=play]').click();
     expect(el.matches(':state(loading)')).to.equal(true);
     await played;
-    // The audio advances while the rest of the answer is still arriving.
-    await until(() => el.currentTime > 0.05 && el.matches(':state(streaming)'), 'playback during the stream', 15_000);
+    await until(() => el.currentTime > 0.05, 'playback', 15_000);
     expect(el.matches(':state(playing)')).to.equal(true);
     await el.updateComplete;
     expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Pause');
@@ -41,9 +59,11 @@ describe('<tts-player>', function () {
 
     $(el, '[part=play]').click();
     await until(() => el.matches(':state(paused)'), 'the pause');
+    // WebKit settles the position a few milliseconds after its pause event.
+    await new Promise((r) => setTimeout(r, 100));
     const at = el.currentTime;
     await new Promise((r) => setTimeout(r, 300));
-    expect(el.currentTime).to.equal(at);
+    expect(el.currentTime).to.be.closeTo(at, 0.02);
     $(el, '[part=play]').click();
     await until(() => el.currentTime > at + 0.2, 'playback to resume');
 
@@ -84,12 +104,13 @@ describe('<tts-player>', function () {
     $(second!, '[part=play]').click();
     await until(() => second!.currentTime > 0.1, 'the second player', 15_000);
     expect(first!.paused).to.equal(true);
-    expect(first!.matches(':state(paused)')).to.equal(true);
+    // The pause event (which sets the state) follows the paused flag in a task of its own.
+    await until(() => first!.matches(':state(paused)'), 'the first player to show it paused');
   });
 
   it('offers a tap to play when the browser blocks autoplay', async () => {
     const url = await newUser();
-    // This Chromium is started with autoplay allowed; refuse the first play() as a browser would.
+    // The test browsers are started with autoplay allowed; refuse the first play() as a browser would.
     const play = HTMLMediaElement.prototype.play;
     HTMLMediaElement.prototype.play = function () {
       HTMLMediaElement.prototype.play = play;
