@@ -10,12 +10,12 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { puppeteerLauncher } from '@web/test-runner-puppeteer';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostBackend } from './demo/host-backend.ts';
+import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/chromium.ts';
+import { FIREFOX_PREFS, firefoxPath, startWebKitDriver, webkitCapabilities } from './test/helpers/engines.ts';
 
 const ENGINES = ['chromium', 'firefox', 'webkit'];
 
@@ -36,117 +36,33 @@ function selectedEngines() {
   return engines.length ? [...new Set(engines)] : ENGINES;
 }
 
-const find = (...paths) => paths.find((p) => p && existsSync(p));
-const missing = (what, install) => {
-  console.error(`${what} not found: install it with \`apt-get install -y ${install}\`.`);
-  process.exit(1);
-};
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-
-/** Child processes this config starts (the WebKit driver, Xvfb), ended when the test server stops. */
-const children = [];
-const stopChildren = () => {
-  for (const child of children) if (child.exitCode === null) child.kill();
-};
-process.once('exit', stopChildren);
-
-/** A virtual X display (`:N`) from Xvfb, which picks a free number and writes it to fd 3. */
-async function xvfbDisplay() {
-  if (!find('/usr/bin/Xvfb')) missing('Xvfb (for WebKit)', 'xvfb');
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-  children.push(xvfb);
-  let err = '';
-  xvfb.stderr.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    xvfb.stdio[3].on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(`:${out.trim()}`);
-    });
-    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}): ${err}`)));
-  });
-}
-
-/** Starts WebKitWebDriver on a free port and waits until it answers. */
-async function webkitDriver(env) {
-  const port = await freePort();
-  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: 'ignore', env });
-  children.push(driver);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/status`)).ok) return port;
-    } catch {
-      // not listening yet
-    }
-    if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited (${driver.exitCode})`);
-    if (Date.now() > deadline) throw new Error('WebKitWebDriver did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** What the engines' launchers started (WebKit's driver and its Xvfb), ended when the test server stops. */
+const started = [];
+process.once('exit', () => started.forEach((s) => s.stop()));
 
 const launchers = {
   chromium() {
-    const executablePath = find(process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium');
-    if (!executablePath) missing('Chromium (or set CHROMIUM_PATH)', 'chromium');
-    return playwrightLauncher({
-      product: 'chromium',
-      launchOptions: {
-        executablePath,
-        headless: true,
-        args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      },
-    });
+    return playwrightLauncher({ product: 'chromium', launchOptions: { executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS } });
   },
   firefox() {
-    const executablePath = find(process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox');
-    if (!executablePath) missing('Firefox (or set FIREFOX_PATH)', 'firefox-esr');
-    return puppeteerLauncher({
-      launchOptions: {
-        browser: 'firefox',
-        executablePath,
-        headless: true,
-        extraPrefsFirefox: {
-          // Audio tests start playback without a user gesture, as the Chromium flag above allows.
-          'media.autoplay.default': 0,
-          'media.autoplay.blocking_policy': 0,
-          // A machine without a sound server or card (CI) has no audio sink: Firefox then fails every
-          // playing element with a decode error (OnMediaSinkAudioError). Its mock audio backend plays
-          // in real time to no device, as Chromium's headless mode does by itself.
-          'media.cubeb.force_mock_context': true,
-        },
-      },
-    });
+    return puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true, extraPrefsFirefox: FIREFOX_PREFS } });
   },
   async webkit() {
-    const binary = find(process.env.MINIBROWSER_PATH, '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser');
-    if (!binary || !find('/usr/bin/WebKitWebDriver')) missing('WebKitWebDriver and MiniBrowser', 'webkit2gtk-driver');
-    const env = { ...process.env };
-    if (!env.DISPLAY) env.DISPLAY = await xvfbDisplay();
-    // The driver starts MiniBrowser, which inherits the display from the driver's environment.
-    const port = await webkitDriver(env);
-    return webdriverLauncher({
-      hostname: '127.0.0.1',
-      port,
-      capabilities: {
-        browserName: 'MiniBrowser',
-        'wdio:enforceWebDriverClassic': true,
-        'webkitgtk:browserOptions': { binary, args: ['--automation', '--autoplay-policy=allow'] },
-      },
-    });
+    const capabilities = webkitCapabilities();
+    const driver = await startWebKitDriver();
+    started.push(driver);
+    return webdriverLauncher({ hostname: '127.0.0.1', port: driver.port, capabilities });
   },
 };
 
 const engines = selectedEngines();
-const browsers = await Promise.all(engines.map((e) => launchers[e]()));
+let browsers;
+try {
+  browsers = await Promise.all(engines.map((e) => launchers[e]()));
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
 
 // Browser tests run on their own fixture when there is one (forms built to exercise every input
 // type and state), else on the demo's default fixture.
@@ -210,7 +126,7 @@ export default {
       name: 'host-backend',
       serverStop: async () => {
         await backend.close();
-        stopChildren();
+        started.forEach((s) => s.stop());
       },
     },
   ],

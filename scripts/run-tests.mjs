@@ -20,6 +20,14 @@ const testFiles = (dir, keep = () => true) =>
         .sort()
     : [];
 
+const ENGINES = ['chromium', 'firefox', 'webkit'];
+const named = (process.env.HITL_ENGINES ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+const engines = named.length ? ENGINES.filter((e) => named.includes(e)) : ENGINES;
+if (named.some((e) => !ENGINES.includes(e))) {
+  console.error(`HITL_ENGINES: choose from ${ENGINES.join(', ')}.`);
+  process.exit(1);
+}
+
 const nodeTests = testFiles('test', (f) => !f.startsWith('elements/') && !f.startsWith('e2e/'));
 const e2eTests = testFiles('test/e2e');
 
@@ -30,8 +38,9 @@ const stages = [
   { name: 'typecheck (package build)', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.build.json'] },
   { name: 'node tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...nodeTests], counts: nodeCounts },
   // One stage per engine, so each reports its own counts and time (web-test-runner.config.mjs
-  // reads the engine from HITL_ENGINES and finds or starts what that engine needs).
-  ...['chromium', 'firefox', 'webkit'].map((engine) => ({
+  // reads the engine from HITL_ENGINES and finds or starts what that engine needs). HITL_ENGINES
+  // set for `npm test` keeps only the engines it names.
+  ...engines.map((engine) => ({
     name: `browser tests (${engine})`,
     cmd: process.execPath,
     args: ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'],
