@@ -1,6 +1,7 @@
 import { html, nothing, svg, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { clock, Companion, type CompanionEvent } from '../shared/companion.js';
-import { feed, streamMayFallBack } from './audio-source.js';
+import { toggleState } from '../shared/control.js';
+import { feed } from './audio-source.js';
 import { styles } from './tts-player.styles.js';
 
 const icon = (d: string) => svg`<svg viewBox="0 0 24 24" aria-hidden="true"><path d=${d} /></svg>`;
@@ -96,7 +97,7 @@ export class TtsPlayer extends Companion {
         this.dispatchEvent(new Event(type));
       });
     }
-    audio.addEventListener('error', () => this.#loading && !streamMayFallBack(audio) && this.fail(new Error(audio.error?.message || this.t.error)));
+    audio.addEventListener('error', () => this.#loading && this.fail(new Error(audio.error?.message || this.t.error)));
   }
 
   /** Seconds played. */
@@ -196,11 +197,7 @@ export class TtsPlayer extends Companion {
   }
 
   #streaming(on: boolean): void {
-    try {
-      this.internals.states[on ? 'add' : 'delete']('streaming');
-    } catch {
-      // No CustomStateSet: the states are styling hooks only.
-    }
+    toggleState(this.internals, 'streaming', on);
   }
 
   protected override render(): TemplateResult {

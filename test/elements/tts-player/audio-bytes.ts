@@ -73,3 +73,13 @@ export async function tone(file: 'tone.aac' | 'tone.m4a' | 'tone.webm'): Promise
   if (!response.ok) throw new Error(`${file}: ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
+
+/** A body that arrives in pieces, as an answer with chunked transfer encoding does. */
+export function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.slice(i, i + 4096));
+      controller.close();
+    },
+  });
+}

@@ -4,17 +4,7 @@ import { SessionSource } from '../../../src/elements/shared/session.js';
 import { until } from '../helpers/wait.js';
 import { mediaSourceTakes, skipBecause } from '../helpers/engine.js';
 import { newUser } from '../conversation-list/chat-app.js';
-import { flac, tone, wav } from './audio-bytes.js';
-
-/** A body that arrives in pieces, as an answer with chunked transfer encoding does. */
-function chunked(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      for (let i = 0; i < bytes.length; i += 4096) controller.enqueue(bytes.slice(i, i + 4096));
-      controller.close();
-    },
-  });
-}
+import { chunked, flac, tone, wav } from './audio-bytes.js';
 
 /** Plays `bytes` labelled `type` through `feed`, as the player does; answers how it was delivered and how far it got. */
 async function plays(bytes: Uint8Array, type: string): Promise<{ delivery: Delivery; at: number }> {

@@ -6,6 +6,7 @@ import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
 import { mediaSourceTakes, skipBecause } from '../helpers/engine.js';
 import { chat, newUser } from '../conversation-list/chat-app.js';
+import { chunked, tone } from './audio-bytes.js';
 
 const $ = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(selector)!;
 /** Long enough that the service is still synthesizing when the first sentences play. */
@@ -89,6 +90,31 @@ describe('<tts-player>', function () {
         await oneEvent(el, 'ended');
         await until(() => el.matches(':state(ended)'), 'the ended state');
       }
+      el.remove();
+    }
+  });
+
+  it('plays an ADTS AAC answer with no error shown: streamed, or whole where the engine refuses it mid-stream (WebKitGTK)', async () => {
+    const url = await newUser();
+    const aac = await tone('tone.aac');
+    // The service answers MP3, WAV or Ogg; an upstream may answer AAC, as this stand-in does.
+    const fetch = window.fetch;
+    window.fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      return String(input instanceof Request ? input.url : input).endsWith('/text-to-audio') ? new Response(chunked(aac), { headers: { 'Content-Type': 'audio/aac' } }) : response;
+    };
+    const el = document.createElement('tts-player');
+    const errors: unknown[] = [];
+    el.addEventListener('companion-error', (e) => errors.push(e.detail));
+    try {
+      Object.assign(el, { sessionUrl: url, text: 'Hello.', autoplay: true });
+      document.body.append(el);
+      await until(() => el.currentTime > 0.3, 'the AAC answer to play', 15_000);
+      await until(() => !el.matches(':state(streaming)'), 'the answer to be in');
+      expect(errors).to.deep.equal([]);
+      expect(el.matches(':state(error)') || !!el.shadowRoot!.querySelector('[part=error]')).to.equal(false);
+    } finally {
+      window.fetch = fetch;
       el.remove();
     }
   });
