@@ -1,16 +1,66 @@
-// Browser tests of the elements in Debian's Chromium, against the sample host backend (relay +
-// embedded service) mounted on the test server, so every request is real HTTP on loopback.
-// Run through `node --import tsx` so this config can load the TypeScript backend.
+// Browser tests of the elements in Chromium, Firefox and WebKit (Debian's builds), against the sample
+// host backend (relay + embedded service) mounted on the test server, so every request is real HTTP
+// on loopback. Run through `node --import tsx` so this config can load the TypeScript backend.
+//
+// Which engines: `--engine firefox` (repeatable, or comma-separated) or HITL_ENGINES=firefox,webkit;
+// all three by default. Firefox runs headless through WebDriver BiDi (puppeteer-core); WebKitGTK's
+// MiniBrowser has no headless mode, so it runs through WebKitWebDriver on a virtual X display that
+// this config starts itself when there is no DISPLAY.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { puppeteerLauncher } from '@web/test-runner-puppeteer';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostBackend } from './demo/host-backend.ts';
+import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/chromium.ts';
+import { FIREFOX_PREFS, firefoxPath, startWebKitDriver, webkitCapabilities } from './test/helpers/engines.ts';
 
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
-if (!executablePath) {
-  console.error('Chromium not found: install it with `apt-get install -y chromium` or set CHROMIUM_PATH.');
+const ENGINES = ['chromium', 'firefox', 'webkit'];
+
+function selectedEngines() {
+  const named = [];
+  const argv = process.argv;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--engine') named.push(argv[++i] ?? '');
+    else if (argv[i].startsWith('--engine=')) named.push(argv[i].slice('--engine='.length));
+  }
+  if (!named.length && process.env.HITL_ENGINES) named.push(process.env.HITL_ENGINES);
+  const engines = named.flatMap((n) => n.split(',')).map((n) => n.trim().toLowerCase()).filter(Boolean);
+  const unknown = engines.filter((e) => !ENGINES.includes(e));
+  if (unknown.length) {
+    console.error(`Unknown engine ${unknown.join(', ')}: choose from ${ENGINES.join(', ')}.`);
+    process.exit(1);
+  }
+  return engines.length ? [...new Set(engines)] : ENGINES;
+}
+
+/** What the engines' launchers started (WebKit's driver and its Xvfb), ended when the test server stops. */
+const started = [];
+process.once('exit', () => started.forEach((s) => s.stop()));
+
+const launchers = {
+  chromium() {
+    return playwrightLauncher({ product: 'chromium', launchOptions: { executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS } });
+  },
+  firefox() {
+    return puppeteerLauncher({ launchOptions: { browser: 'firefox', executablePath: firefoxPath(), headless: true, extraPrefsFirefox: FIREFOX_PREFS } });
+  },
+  async webkit() {
+    const capabilities = webkitCapabilities();
+    const driver = await startWebKitDriver();
+    started.push(driver);
+    return webdriverLauncher({ hostname: '127.0.0.1', port: driver.port, capabilities });
+  },
+};
+
+const engines = selectedEngines();
+let browsers;
+try {
+  browsers = await Promise.all(engines.map((e) => launchers[e]()));
+} catch (error) {
+  console.error(error.message);
   process.exit(1);
 }
 
@@ -30,26 +80,33 @@ if (fixturePath) {
 }
 const backend = await createHostBackend({ servicePort: 0, fixturePath });
 
-/** Prints `wtr: N passed, N failed, N skipped` on a line of its own, for CI. */
+/**
+ * Prints `wtr: N passed, N failed, N skipped` on a line of its own, for CI, after one line per
+ * skipped test naming the engine (a test that cannot hold in an engine says why in its title).
+ */
 function countReporter() {
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
-  const walk = (suite) => {
-    for (const t of suite?.tests ?? []) {
-      if (t.skipped) skipped++;
-      else if (t.passed) passed++;
-      else failed++;
-    }
-    for (const s of suite?.suites ?? []) walk(s);
-  };
   return {
     onTestRunFinished({ sessions }) {
+      let passed = 0;
+      let failed = 0;
+      let skipped = 0;
+      const skips = [];
+      const walk = (suite, path, browser) => {
+        for (const t of suite?.tests ?? []) {
+          if (t.skipped) {
+            skipped++;
+            skips.push(`skipped in ${browser}: ${[...path, t.name].join(' › ')}`);
+          } else if (t.passed) passed++;
+          else failed++;
+        }
+        for (const s of suite?.suites ?? []) walk(s, [...path, s.name], browser);
+      };
       for (const session of sessions) {
-        walk(session.testResults);
+        walk(session.testResults, [], session.browser.name);
         // A file that fails to load has no test results; count it as a failure.
         if (!session.passed && !session.testResults?.tests?.length && !session.testResults?.suites?.length) failed++;
       }
+      for (const line of skips.sort()) console.log(line);
       console.log(`wtr: ${passed} passed, ${failed} failed, ${skipped} skipped`);
     },
   };
@@ -59,11 +116,19 @@ export default {
   files: ['test/elements/**/*.test.ts'],
   nodeResolve: { exportConditions: ['development'] },
   rootDir: '.',
+  // One test file at a time per engine, and one engine at a time: the machine has two cores.
   concurrency: 1,
+  concurrentBrowsers: 1,
   testFramework: { config: { timeout: 10000 } },
   plugins: [
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }),
-    { name: 'host-backend', serverStop: () => backend.close() },
+    {
+      name: 'host-backend',
+      serverStop: async () => {
+        await backend.close();
+        started.forEach((s) => s.stop());
+      },
+    },
   ],
   middleware: [
     async function hostBackend(context, next) {
@@ -75,15 +140,6 @@ export default {
       return next();
     },
   ],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: {
-        executablePath,
-        headless: true,
-        args: ['--no-sandbox', '--autoplay-policy=no-user-gesture-required', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      },
-    }),
-  ],
+  browsers,
   reporters: [(await import('@web/test-runner')).defaultReporter(), countReporter()],
 };

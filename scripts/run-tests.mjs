@@ -1,6 +1,6 @@
-// `npm test`: typecheck, node tests, browser tests, end-to-end tests, in that order. Every stage
-// runs even after a failure; the last line is the plain `N passed, N failed` summary and the exit
-// code is non-zero when anything failed.
+// `npm test`: typecheck, node tests, browser tests (once per engine: Chromium, Firefox, WebKit),
+// end-to-end tests, in that order. Every stage runs even after a failure; the last line is the
+// plain `N passed, N failed` summary and the exit code is non-zero when anything failed.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +20,14 @@ const testFiles = (dir, keep = () => true) =>
         .sort()
     : [];
 
+const ENGINES = ['chromium', 'firefox', 'webkit'];
+const named = (process.env.HITL_ENGINES ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+const engines = named.length ? ENGINES.filter((e) => named.includes(e)) : ENGINES;
+if (named.some((e) => !ENGINES.includes(e))) {
+  console.error(`HITL_ENGINES: choose from ${ENGINES.join(', ')}.`);
+  process.exit(1);
+}
+
 const nodeTests = testFiles('test', (f) => !f.startsWith('elements/') && !f.startsWith('e2e/'));
 const e2eTests = testFiles('test/e2e');
 
@@ -29,7 +37,16 @@ const stages = [
   // The package build compiles every part in one program with the DOM and Node libraries together.
   { name: 'typecheck (package build)', cmd: 'node_modules/.bin/tsc', args: ['--noEmit', '-p', 'tsconfig.build.json'] },
   { name: 'node tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...nodeTests], counts: nodeCounts },
-  { name: 'browser tests', cmd: process.execPath, args: ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'], counts: wtrCounts },
+  // One stage per engine, so each reports its own counts and time (web-test-runner.config.mjs
+  // reads the engine from HITL_ENGINES and finds or starts what that engine needs). HITL_ENGINES
+  // set for `npm test` keeps only the engines it names.
+  ...engines.map((engine) => ({
+    name: `browser tests (${engine})`,
+    cmd: process.execPath,
+    args: ['--import', 'tsx', 'node_modules/@web/test-runner/dist/bin.js'],
+    env: { HITL_ENGINES: engine },
+    counts: wtrCounts,
+  })),
   { name: 'end-to-end tests', cmd: process.execPath, args: ['--import', 'tsx', '--test', ...e2eTests], counts: nodeCounts },
 ];
 
@@ -40,13 +57,13 @@ function nodeCounts(output) {
 }
 
 function wtrCounts(output) {
-  const m = [...output.matchAll(/^wtr: (\d+) passed, (\d+) failed/gm)].at(-1);
-  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : undefined;
+  const m = [...output.matchAll(/^wtr: (\d+) passed, (\d+) failed, (\d+) skipped/gm)].at(-1);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]) } : undefined;
 }
 
-function run({ cmd, args }) {
+function run({ cmd, args, env }) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, CHROMIUM_PATH: chromium, FORCE_COLOR: '0' } });
+    const child = spawn(cmd, args, { env: { ...process.env, CHROMIUM_PATH: chromium, FORCE_COLOR: '0', ...env } });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -75,7 +92,7 @@ for (const stage of stages) {
   // A stage that exits non-zero without failing tests (a crash, a type error) counts as one failure.
   if (code !== 0 && !(counts && counts.failed > 0)) failed += 1;
   if (stage.counts && !counts && code === 0) failed += 1; // ran no test: treat as failure
-  report.push(`${stage.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}${counts ? `, ${counts.passed} passed, ${counts.failed} failed` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  report.push(`${stage.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}${counts ? `, ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 console.log(`\n${report.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -9,6 +9,7 @@ import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValu
 import type { Query, Transport } from '../../client/transport.js';
 import { isErrorBody, type ErrorBody, type Page, type SiteSettings } from '../../protocol/index.js';
 import { companionTerms, type CompanionTerms } from './companion-terms.js';
+import { toggleState } from './control.js';
 import { SessionSource } from './session.js';
 import { canonical, localeOf } from './terms.js';
 
@@ -83,13 +84,8 @@ export abstract class Companion extends LitElement {
 
   /** Shows a state as a custom state (`:state(name)`), one at a time. */
   protected set(state: string): void {
-    for (const [name, on] of [[this.#state, false], [state, true]] as const) {
-      try {
-        if (name) this.internals.states[on ? 'add' : 'delete'](name);
-      } catch {
-        // No CustomStateSet: the states are styling hooks only.
-      }
-    }
+    if (this.#state) toggleState(this.internals, this.#state, false);
+    toggleState(this.internals, state, true);
     this.#state = state;
     this.requestUpdate();
   }

@@ -1,5 +1,6 @@
 import { html, nothing, svg, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { clock, Companion, type CompanionEvent } from '../shared/companion.js';
+import { toggleState } from '../shared/control.js';
 import { feed } from './audio-source.js';
 import { styles } from './tts-player.styles.js';
 
@@ -12,8 +13,9 @@ const STOP = icon('M6 6h12v12H6z');
 let current: TtsPlayer | undefined;
 
 /**
- * Reads a message's answer (or any text) aloud with the app's text-to-speech voice. MP3 starts
- * playing while it still streams in; other containers play once they have arrived.
+ * Reads a message's answer (or any text) aloud with the app's text-to-speech voice. MP3 (and ADTS
+ * AAC) starts playing while it still streams in, where the engine's Media Source takes the format;
+ * other containers, and engines without that, play once the answer has arrived.
  *
  * @summary A play / pause / stop player for the app's text to speech.
  * @tag tts-player
@@ -145,7 +147,8 @@ export class TtsPlayer extends Companion {
       try {
         const json = this.messageId ? { message_id: this.messageId, voice: this.voice || undefined } : { text: this.text, voice: this.voice || undefined };
         const response = await (await this.api()).send('POST', '/text-to-audio', { json, signal });
-        await feed(this.#audio, response, () => started || ((started = true), this.#start()));
+        // A fallback that replaced audio which was playing starts it again (`resume`).
+        await feed(this.#audio, response, (resume) => (started && !resume) || ((started = true), this.#start()));
       } catch (error) {
         if (signal.aborted) return;
         this.#loading = undefined;
@@ -194,11 +197,7 @@ export class TtsPlayer extends Companion {
   }
 
   #streaming(on: boolean): void {
-    try {
-      this.internals.states[on ? 'add' : 'delete']('streaming');
-    } catch {
-      // No CustomStateSet: the states are styling hooks only.
-    }
+    toggleState(this.internals, 'streaming', on);
   }
 
   protected override render(): TemplateResult {

@@ -11,6 +11,7 @@ import { uploadFile } from '../../../src/elements/shared/upload.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { choose, inner, sessionUrl, type } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
+import { pasteFiles } from '../helpers/input.js';
 
 const fileConfig = (over: Partial<FileListInput> = {}): FileListInput => ({
   type: 'file-list',
@@ -165,7 +166,7 @@ describe('the inputs', () => {
     // The .exe never left the browser.
     expect(inner(list, '[part~=error]')!.textContent).to.equal('b.exe: this file type is not accepted.');
     expect([...list.shadowRoot!.querySelectorAll('[part~=file-name]')].map((n) => n.textContent)).to.deep.equal(['a.md']);
-    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['big'.repeat(400_000)], 'big.txt')), bubbles: true, cancelable: true }));
+    pasteFiles(inner(list, '[part~=files]')!, new File(['big'.repeat(400_000)], 'big.txt'));
     await list.updateComplete;
     // Over the app's 1 MB limit: the upload fails, saying the limit in megabytes, with nothing to retry.
     await until(() => list.shadowRoot!.querySelector('[part~=file-error]'), 'the failed upload');
@@ -178,14 +179,14 @@ describe('the inputs', () => {
     await list.updateComplete;
     expect(inner(list, '[part~=error]')!.textContent).to.equal('');
     // Files past the number limit are named.
-    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['c'], 'c.txt'), new File(['d'], 'd.md')), bubbles: true, cancelable: true }));
+    pasteFiles(inner(list, '[part~=files]')!, new File(['c'], 'c.txt'), new File(['d'], 'd.md'));
     await list.updateComplete;
     expect(inner(list, '[part~=error]')!.textContent).to.equal('c.txt, d.md: not added (at most 2).');
     expect(inner(list, '[part~=files]')!.textContent).not.to.contain('At most 2 files. At most 2 files.');
     // Another failure can be retried or removed.
     list.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part~=file-button]')[1]!.click();
     await list.updateComplete;
-    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['e'], 'bad:name.md')), bubbles: true, cancelable: true }));
+    pasteFiles(inner(list, '[part~=files]')!, new File(['e'], 'bad:name.md'));
     await until(() => list.shadowRoot!.querySelector('[part~=file-error]'), 'the refused name');
     expect(inner(list, '[part~=file-error]')!.textContent).to.equal('Filename contains invalid characters');
     expect(buttons()).to.deep.equal(['Remove', 'Try again', 'Remove']);
@@ -220,7 +221,7 @@ describe('the inputs', () => {
       return uploader(file, progress, s);
     };
     await list.updateComplete;
-    inner(list, '[part~=files]')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: files(new File(['x'.repeat(900_000)], 'slow.txt')), bubbles: true, cancelable: true }));
+    pasteFiles(inner(list, '[part~=files]')!, new File(['x'.repeat(900_000)], 'slow.txt'));
     await list.updateComplete;
     const cancel = inner<HTMLButtonElement>(list, '[part~=file-button]')!;
     expect(cancel.textContent!.trim()).to.equal('Cancel');

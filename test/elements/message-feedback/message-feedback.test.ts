@@ -1,10 +1,10 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
 import '../../../src/elements/message-feedback/define.js';
 import type { FeedbackDetail, MessageFeedback } from '../../../src/elements/message-feedback/message-feedback.js';
 import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
+import { pressSpace } from '../helpers/input.js';
 import { chat, newUser } from '../conversation-list/chat-app.js';
 
 const $ = <T extends Element = HTMLButtonElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
@@ -76,7 +76,7 @@ describe('<message-feedback>', () => {
     const like = $(el, '[part=like]');
     like.focus();
     const liked = oneEvent(el, 'feedback-changed');
-    await sendKeys({ press: 'Space' });
+    await pressSpace();
     await until(() => el.matches(':state(sending)') || el.rating === 'like', 'the press to take');
     expect(el.shadowRoot!.activeElement).to.equal(like, 'while sending');
     expect((await liked).detail.rating).to.equal('like'); // typed through HTMLElementEventMap

@@ -4,7 +4,9 @@ import type { TtsPlayer } from '../../../src/elements/tts-player/tts-player.js';
 import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
+import { mediaSourceTakes, skipBecause } from '../helpers/engine.js';
 import { chat, newUser } from '../conversation-list/chat-app.js';
+import { chunked, tone } from './audio-bytes.js';
 
 const $ = (el: Element, selector: string) => el.shadowRoot!.querySelector<HTMLButtonElement>(selector)!;
 /** Long enough that the service is still synthesizing when the first sentences play. */
@@ -13,14 +15,32 @@ const LONG = 'The parcel left our warehouse this morning. It travels by road to 
 describe('<tts-player>', function () {
   this.timeout(30_000);
 
-  it('fits a phone-width column: its narrowest layout is well under 375 px', async () => {
+  it('fits a 300 px column: its narrowest layout is under 300 px, and nothing in it sticks out', async () => {
     const url = await newUser();
     const wrap = await fixture<HTMLDivElement>(html`<div style="width: min-content"><tts-player session-url=${url} text="Hello."></tts-player></div>`);
     await (wrap.firstElementChild as TtsPlayer).updateComplete;
     expect(wrap.getBoundingClientRect().width).to.be.below(300);
+    wrap.style.width = '300px';
+    const box = wrap.firstElementChild!.getBoundingClientRect();
+    expect(box.width).to.be.at.most(300);
+    for (const part of wrap.firstElementChild!.shadowRoot!.querySelectorAll('[part]')) expect(part.getBoundingClientRect().right, part.getAttribute('part')!).to.be.at.most(box.right);
   });
 
-  it('starts playing MP3 while it still streams, and pauses, resumes and stops', async () => {
+  it('starts playing MP3 while it still streams, where Media Source takes MP3', async function () {
+    if (!mediaSourceTakes('audio/mpeg')) skipBecause(this, "this engine's Media Source does not take audio/mpeg: the player downloads the answer whole, tested below");
+    const url = await newUser();
+    const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} text=${LONG}></tts-player>`);
+    const played = oneEvent(el, 'play');
+    $(el, '[part=play]').click();
+    expect(el.matches(':state(loading)')).to.equal(true);
+    await played;
+    // The audio advances while the rest of the answer is still arriving.
+    await until(() => el.currentTime > 0.05 && el.matches(':state(streaming)'), 'playback during the stream', 15_000);
+    expect(el.matches(':state(playing)')).to.equal(true);
+    el.stop();
+  });
+
+  it('plays, pauses, resumes and stops', async () => {
     const url = await newUser();
     const el = await fixture<TtsPlayer>(html`<tts-player session-url=${url} text=${LONG}></tts-player>`);
     expect(el.matches(':state(idle)')).to.equal(true);
@@ -31,8 +51,7 @@ describe('<tts-player>', function () {
     $(el, '[part=play]').click();
     expect(el.matches(':state(loading)')).to.equal(true);
     await played;
-    // The audio advances while the rest of the answer is still arriving.
-    await until(() => el.currentTime > 0.05 && el.matches(':state(streaming)'), 'playback during the stream', 15_000);
+    await until(() => el.currentTime > 0.05, 'playback', 15_000);
     expect(el.matches(':state(playing)')).to.equal(true);
     await el.updateComplete;
     expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Pause');
@@ -41,9 +60,11 @@ describe('<tts-player>', function () {
 
     $(el, '[part=play]').click();
     await until(() => el.matches(':state(paused)'), 'the pause');
+    // WebKit settles the position a few milliseconds after its pause event.
+    await new Promise((r) => setTimeout(r, 100));
     const at = el.currentTime;
     await new Promise((r) => setTimeout(r, 300));
-    expect(el.currentTime).to.equal(at);
+    expect(el.currentTime).to.be.closeTo(at, 0.02);
     $(el, '[part=play]').click();
     await until(() => el.currentTime > at + 0.2, 'playback to resume');
 
@@ -73,6 +94,31 @@ describe('<tts-player>', function () {
     }
   });
 
+  it('plays an ADTS AAC answer with no error shown: streamed, or whole where the engine refuses it mid-stream (WebKitGTK)', async () => {
+    const url = await newUser();
+    const aac = await tone('tone.aac');
+    // The service answers MP3, WAV or Ogg; an upstream may answer AAC, as this stand-in does.
+    const fetch = window.fetch;
+    window.fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      return String(input instanceof Request ? input.url : input).endsWith('/text-to-audio') ? new Response(chunked(aac), { headers: { 'Content-Type': 'audio/aac' } }) : response;
+    };
+    const el = document.createElement('tts-player');
+    const errors: unknown[] = [];
+    el.addEventListener('companion-error', (e) => errors.push(e.detail));
+    try {
+      Object.assign(el, { sessionUrl: url, text: 'Hello.', autoplay: true });
+      document.body.append(el);
+      await until(() => el.currentTime > 0.3, 'the AAC answer to play', 15_000);
+      await until(() => !el.matches(':state(streaming)'), 'the answer to be in');
+      expect(errors).to.deep.equal([]);
+      expect(el.matches(':state(error)') || !!el.shadowRoot!.querySelector('[part=error]')).to.equal(false);
+    } finally {
+      window.fetch = fetch;
+      el.remove();
+    }
+  });
+
   it('plays one player at a time', async () => {
     const url = await newUser();
     const box = await fixture<HTMLElement>(html`<div>
@@ -84,12 +130,13 @@ describe('<tts-player>', function () {
     $(second!, '[part=play]').click();
     await until(() => second!.currentTime > 0.1, 'the second player', 15_000);
     expect(first!.paused).to.equal(true);
-    expect(first!.matches(':state(paused)')).to.equal(true);
+    // The pause event (which sets the state) follows the paused flag in a task of its own.
+    await until(() => first!.matches(':state(paused)'), 'the first player to show it paused');
   });
 
   it('offers a tap to play when the browser blocks autoplay', async () => {
     const url = await newUser();
-    // This Chromium is started with autoplay allowed; refuse the first play() as a browser would.
+    // The test browsers are started with autoplay allowed; refuse the first play() as a browser would.
     const play = HTMLMediaElement.prototype.play;
     HTMLMediaElement.prototype.play = function () {
       HTMLMediaElement.prototype.play = play;
