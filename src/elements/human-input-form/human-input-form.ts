@@ -446,7 +446,7 @@ export class HumanInputForm extends LitElement {
       // Only a paragraph may stay empty (the node's own rule).
       control.required = input.type !== 'paragraph';
       control.label = this.labels?.[name] || label || name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
-      control.defaultValue = def.resolved_default_values[name] ?? '';
+      control.defaultValue = defaultOf(def, input);
       control.restore(draft[name] ?? control.defaultValue);
       (control as HitlFile).upload = (file, progress, s) => uploadFile(this.#api!, file, progress, s);
       control.setAttribute('exportparts', INPUT_PARTS);
@@ -638,6 +638,15 @@ function takeLabel(slot: Element): string | undefined {
   if (!(strong(element) || (element.localName === 'p' && element.childNodes.length === 1 && strong(element.firstElementChild)) || /[:：]$/.test(text))) return undefined;
   node!.remove();
   return text.replace(/\s*[:：]$/, '');
+}
+
+/**
+ * A paragraph's pre-filled text: its variable's value, which only `resolved_default_values`
+ * holds, else its constant `default.value` (never resolved by the real service; §2.4).
+ */
+function defaultOf(def: HumanInputFormDefinition, input: FormInput): string {
+  const constant = input.type === 'paragraph' && input.default?.type === 'constant' ? input.default.value : '';
+  return def.resolved_default_values?.[input.output_variable_name] ?? constant ?? '';
 }
 
 function toErrorBody(error: unknown): ErrorBody {

@@ -61,7 +61,7 @@ describe('<human-input-form>', () => {
     expect(label(el, 'screenshot')).to.equal('Screenshot');
     expect(label(el, 'reports')).to.equal('Reports');
     expect(label(el, 'reviewer_note')).to.equal('Reviewer note');
-    // Defaults come from resolved_default_values: a constant, and a variable of the run.
+    // A constant default (only in the input, as real Dify sends it) and a variable one (only in resolved_default_values).
     expect((control(el, 'summary') as HitlParagraph).value).to.equal('Faster uploads');
     expect(inner<HTMLTextAreaElement>(control(el, 'reviewer_note')!, 'textarea')!.value).to.equal('From the run');
     expect(control(el, 'priority')!.value).to.equal('');
