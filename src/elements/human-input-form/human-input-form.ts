@@ -1,12 +1,11 @@
-import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Transport } from '../../client/transport.js';
 import { ServiceError } from '../../client/errors.js';
 import {
   isErrorBody,
+  readRunEvents,
   renderWithOutputs,
   splitFormContent,
-  toRunEvent,
   type ErrorBody,
   type FormInput,
   type HumanInputFormDefinition,
@@ -16,7 +15,7 @@ import {
 } from '../../protocol/index.js';
 import type { HitlFile } from '../hitl-file/hitl-file.js';
 import { toggleState, type HitlControl } from '../shared/control.js';
-import { renderMarkdown, SLOT_TAG } from '../shared/markdown.js';
+import { renderMarkdown, SLOT_TAG, type RenderOptions } from '../shared/markdown.js';
 import { SessionSource } from '../shared/session.js';
 import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Terms } from '../shared/terms.js';
 import { uploadFile } from '../shared/upload.js';
@@ -95,6 +94,7 @@ const live = new Set<HumanInputForm>();
  * @csspart status - The announced status line.
  * @csspart error - An error message.
  * @csspart retry - The retry button.
+ * @csspart blocked-image - An image of the content not loaded (its origin is not allowed): its alt text and a link to open it.
  * @csspart label - An input's label; its other parts likewise: `input`, `input-error`, `files`, `file`, `file-name`, `file-size`, `progress`, `file-error`, `file-button`, `dropzone`, `choose`, `url`, `url-input`, `url-button`, `hint`.
  *
  * @cssproperty --hitl-accent - Accent colour (primary buttons, focus rings); default the app's `chat_color_theme`.
@@ -134,6 +134,7 @@ export class HumanInputForm extends LitElement {
     inputs: { converter: json },
     labels: { converter: json },
     draftStorage: { attribute: 'draft-storage' },
+    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean) ?? [] } },
   };
 
   /**
@@ -151,6 +152,12 @@ export class HumanInputForm extends LitElement {
   labels: Record<string, string> = {};
   /** Where typed values wait for a reload: `local` (default), `session` or `none`. */
   draftStorage: 'local' | 'session' | 'none' = 'local';
+  /**
+   * Origins beside the relay's that the form's content may load images and media from
+   * (`allowed-origins="https://cdn.example.com https://img.example.org"`). Nothing else is
+   * requested; a blocked image shows its alt text and a link to open it.
+   */
+  allowedOrigins: string[] = [];
 
   readonly #internals = this.attachInternals();
   #phase: Phase = 'loading';
@@ -163,6 +170,8 @@ export class HumanInputForm extends LitElement {
   #abort = new AbortController();
   /** Settles once the run's events stream is attached. */
   #open: Promise<void> | undefined;
+  /** The `Idempotency-Key` of the run being started: one per start, the same on each of its retries. */
+  #startKey = '';
   /** Keys of events seen, so a replay after a reconnect renders nothing twice. */
   #seen = new Set<string>();
   #ended = false;
@@ -212,6 +221,7 @@ export class HumanInputForm extends LitElement {
   /** Starts over: follows `run-id`, opens `form-token`, or starts a run with `inputs`. */
   start(): Promise<void> {
     this.#run = this.runId;
+    this.#startKey = '';
     this.#ended = false;
     this.#form = undefined;
     this.#filled = [];
@@ -267,6 +277,11 @@ export class HumanInputForm extends LitElement {
     return intlLocale(localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en', this);
   }
 
+  /** What content may load: the relay's origin (the session's API base) and `allowedOrigins`. */
+  get #renderOptions(): RenderOptions {
+    return { allowedOrigins: [this.#api ? new URL(this.#api.baseUrl, document.baseURI).origin : '', ...(this.allowedOrigins ?? [])].filter(Boolean), openImage: this.#terms.openImage };
+  }
+
   /** A form's title: the node's, else the app's, else a generic one. */
   #title(title: string): string {
     return title || this.#site?.title || this.#terms.untitled;
@@ -305,48 +320,45 @@ export class HumanInputForm extends LitElement {
    * inputs; the relay sets `user`, so the one here only satisfies the shape), then from the
    * events endpoint with `continue_on_pause` (one stream across consecutive forms) and
    * `include_state_snapshot` (a dropped stream loses nothing; what was seen is dropped).
+   *
+   * A start that drops before its first event (which names the run) is sent again as it was,
+   * with the same `Idempotency-Key`: the relay starts a run at most once per key and answers a
+   * repeat with that run's events, or `409 run_start_pending` (with `Retry-After`) while the
+   * first attempt has not learned the run's id yet.
    */
   async #follow(start: Record<string, unknown> | undefined, signal: AbortSignal): Promise<void> {
     let failure: unknown = new ServiceError({ code: 'upstream_unavailable', message: this.#terms.error, status: 0 });
     while (!this.#ended) {
       let opened!: () => void;
       this.#open = new Promise((resolve) => (opened = resolve));
+      let wait = 0;
       try {
-        const { url, init } = await (start
-          ? this.#api!.prepare('POST', '/workflows/run', { json: { inputs: start, response_mode: 'streaming', user: '' } })
-          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true } }));
-        // One connection per pass: reconnecting switches to the events endpoint with a snapshot,
-        // which fetch-event-source's own retry (same request again) cannot do, so errors end it.
-        await fetchEventSource(url, {
-          method: init.method,
-          headers: init.headers,
-          body: init.body as string | undefined,
-          signal,
-          openWhenHidden: true,
-          onopen: async (response) => {
-            if (!response.ok) throw await ServiceError.fromResponse(response);
-            opened();
-            if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
-          },
-          onmessage: (message) => {
-            const event = toRunEvent(message);
-            if (event) this.#held ? this.#held.push(() => this.#event(event, signal)) : this.#event(event, signal);
-          },
-          onerror: (error) => {
-            throw error;
-          },
-        });
+        const { url, init } = await (start && !this.#run
+          ? this.#api!.prepare('POST', '/workflows/run', {
+              json: { inputs: start, response_mode: 'streaming', user: '' },
+              headers: { Accept: 'text/event-stream', 'Idempotency-Key': (this.#startKey ||= randomKey()) },
+              signal,
+            })
+          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true }, headers: { Accept: 'text/event-stream' }, signal }));
+        const response = await fetch(url, init);
+        if (!response.ok) {
+          wait = Number(response.headers.get('Retry-After')) * 1000;
+          throw await ServiceError.fromResponse(response);
+        }
+        opened();
+        if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
+        for await (const event of readRunEvents(response.body!)) this.#held ? this.#held.push(() => this.#event(event, signal)) : this.#event(event, signal);
       } catch (error) {
         if (signal.aborted) return;
-        const status = (error as ServiceError).status;
-        if (!this.#run || (status >= 400 && status < 500 && status !== 429)) throw error;
-        failure = error;
+        const { status, code } = error as ServiceError;
+        // A refusal asking again cannot change ends here; the start's own "not yet" is waited out.
+        if (status >= 400 && status < 500 && status !== 429 && code !== 'run_start_pending') throw error;
+        if (error instanceof ServiceError) failure = error;
       }
       if (signal.aborted || this.#ended) return;
       if (this.#tries > 3) throw failure;
-      await new Promise((resolve) => setTimeout(resolve, this.#tries && 250 * 2 ** this.#tries));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30_000) || (this.#tries && 250 * 2 ** this.#tries)));
       this.#tries++;
-      start = undefined;
     }
   }
 
@@ -434,6 +446,7 @@ export class HumanInputForm extends LitElement {
         splitFormContent(def.form_content)
           .map((part) => (part.kind === 'markdown' ? part.text : byName.has(part.name) ? `<${SLOT_TAG} data-name="${part.name}" data-key="${key}"></${SLOT_TAG}>` : ''))
           .join(''),
+        this.#renderOptions,
       ),
     );
     const draft = this.#draft(token);
@@ -512,7 +525,7 @@ export class HumanInputForm extends LitElement {
   #addFilled(title: string, content: string, action: string): void {
     const body = document.createElement('div');
     body.setAttribute('part', 'content');
-    body.append(renderMarkdown(content));
+    body.append(renderMarkdown(content, this.#renderOptions));
     this.#filled = [...this.#filled, { title, body, action }];
   }
 
@@ -647,6 +660,11 @@ function takeLabel(slot: Element): string | undefined {
 function defaultOf(def: HumanInputFormDefinition, input: FormInput): string {
   const constant = input.type === 'paragraph' && input.default?.type === 'constant' ? input.default.value : '';
   return def.resolved_default_values?.[input.output_variable_name] ?? constant ?? '';
+}
+
+/** A random key, also where `crypto.randomUUID` is missing (a page served over plain http). */
+function randomKey(): string {
+  return crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function toErrorBody(error: unknown): ErrorBody {

@@ -40,6 +40,7 @@ const terms: Terms = {
   allowed: '使用可能：{0}。',
   req: '必須',
   nth: '{0}（{1}）',
+  openImage: '画像を開く（{0}）',
   noSession: 'フォームを読み込めません：session-url 属性が指定されていません。',
 };
 

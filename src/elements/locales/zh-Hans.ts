@@ -40,6 +40,7 @@ const terms: Terms = {
   allowed: '支持：{0}。',
   req: '必填',
   nth: '{0}（{1}）',
+  openImage: '打开图片（{0}）',
   noSession: '无法加载此表单：缺少 session-url 属性。',
 };
 

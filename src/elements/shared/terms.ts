@@ -44,6 +44,7 @@ const en = {
   allowed: 'Accepted: {0}.',
   req: 'Required',
   nth: '{0} ({1})',
+  openImage: 'Open the image ({0})',
   noSession: 'This form cannot load: its session-url attribute is missing.',
 };
 
