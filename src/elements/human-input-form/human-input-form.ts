@@ -234,6 +234,9 @@ export class HumanInputForm extends LitElement {
     const form = this.#form;
     if (!form || this.#phase !== 'ready') return;
     this.#acted = true;
+    // The service's refusals answered the last attempt, and it checks again: a link it could not
+    // fetch then may be sent as it is.
+    for (const c of form.controls) c.setCustomValidity('');
     // Every input shows its problem at once; focus goes to the first.
     const invalid = form.controls.filter((c) => !c.reportValidity());
     if (invalid[0]) return this.#problem(this.#terms.fix, invalid[0]);
@@ -511,7 +514,9 @@ export class HumanInputForm extends LitElement {
     const missing = /^Missing required inputs: (.+)/.exec(error.message)?.[1]?.split(', ');
     const named = missing ?? [/input '(\w+)'/.exec(error.message)?.[1]];
     const hit = form.controls.filter((c) => named.includes(c.name));
-    for (const control of hit) control.setCustomValidity(missing ? this.#terms.required : error.message);
+    // A link the service could not fetch may work on another try: the field says so.
+    const message = missing ? this.#terms.required : /Failed to fetch remote file/.test(error.message) ? format(this.#terms.linkFailed, error.message) : error.message;
+    for (const control of hit) control.setCustomValidity(message);
     this.#problem(hit[0] ? this.#terms.fix : error.message, hit[0]);
   }
 

@@ -45,6 +45,7 @@ const en = {
   req: 'Required',
   nth: '{0} ({1})',
   openImage: 'Open the image ({0})',
+  linkFailed: 'The link could not be fetched. Check that it opens, then send again to retry. ({0})',
   noSession: 'This form cannot load: its session-url attribute is missing.',
 };
 

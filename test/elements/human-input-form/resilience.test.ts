@@ -1,6 +1,6 @@
 /** Dropped streams, reloads, rejected submissions, expiry and forms that cannot be answered here. */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { FormErrorEvent, TimedOutEvent } from '../../../src/elements/human-input-form/events.js';
+import { FormErrorEvent, SubmittedEvent, TimedOutEvent } from '../../../src/elements/human-input-form/events.js';
 import type { HumanInputForm } from '../../../src/elements/human-input-form/human-input-form.js';
 import type { HitlParagraph } from '../../../src/elements/hitl-paragraph/hitl-paragraph.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
@@ -108,12 +108,20 @@ describe('<human-input-form> under failure', () => {
     picker.dispatchEvent(new Event('change'));
     await until(() => notes.value, 'the upload');
     const pictures = control(el, 'pictures')!;
-    inner<HTMLInputElement>(pictures, '[part~=url-input]')!.value = 'https://example.com/cat.png';
+    const link = `${location.origin}/test/fixtures/files/pixel.png`;
+    inner<HTMLInputElement>(pictures, '[part~=url-input]')!.value = link;
     inner<HTMLButtonElement>(pictures, '[part~=url-button]')!.click();
     action(el, 'Send files').click();
-    await until(() => inner(pictures, '[part~=error]')!.textContent!.startsWith("Invalid value for file list input 'pictures': Failed to fetch remote file"), 'the message at the link input');
+    const message = () => inner(pictures, '[part~=error]')!.textContent!;
+    await until(() => message().startsWith('The link could not be fetched. Check that it opens, then send again to retry.'), 'the message at the link input');
+    expect(message()).to.contain(`(Invalid value for file list input 'pictures': Failed to fetch remote file ${link}`);
     expect(hasState(el, 'ready')).to.be.true;
     expect(notes.value).to.not.be.null;
+    // The remote host is back: the same link, sent again as it is, goes through.
+    await qa('/settings', { failRemoteFetch: false });
+    const submitted = oneEvent(el, SubmittedEvent.type) as Promise<SubmittedEvent>;
+    action(el, 'Send files').click();
+    expect((await submitted).inputs.pictures).to.deep.equal([{ transfer_method: 'remote_url', url: link, type: 'image' }]);
   });
 
   it('counts down to the expiry, disables the form when it passes, then follows the timeout branch', async () => {
