@@ -48,6 +48,9 @@ const INPUT_TAGS: Record<string, string> = { paragraph: 'hitl-paragraph', select
 const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,file-size,progress,file-error,file-button,dropzone,choose,url,url-input,url-button,hint';
 
 const seg = encodeURIComponent;
+/** How long a status stays before the next may replace it: long enough for a screen reader to take it up. */
+const SAY_MS = 1000;
+const TRANSIENT: Phase[] = ['loading', 'waiting', 'submitting'];
 const formPath = (token: string) => `/form/human_input/${seg(token)}`;
 
 /** A JSON attribute; one that does not parse is said in the console rather than dropped unseen. */
@@ -134,7 +137,7 @@ export class HumanInputForm extends LitElement {
     inputs: { converter: json },
     labels: { converter: json },
     draftStorage: { attribute: 'draft-storage' },
-    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean) ?? [] } },
+    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: (value: string | null) => value?.split(/[\s,]+/) ?? [] } },
   };
 
   /**
@@ -161,6 +164,13 @@ export class HumanInputForm extends LitElement {
 
   readonly #internals = this.attachInternals();
   #phase: Phase = 'loading';
+  /**
+   * The status line's phase, and the ones waiting to take it: each stays up at least
+   * `SAY_MS`, so a screen reader reads every change, in order, before the next replaces it.
+   */
+  #said: Phase = 'loading';
+  #says: Phase[] = [];
+  #sayTimer = 0;
   #form: Shown | undefined;
   #filled: Filled[] = [];
   #alert = '';
@@ -203,6 +213,8 @@ export class HumanInputForm extends LitElement {
     super.disconnectedCallback();
     live.delete(this);
     clearInterval(this.#timer);
+    clearTimeout(this.#sayTimer);
+    this.#sayTimer = 0;
     queueMicrotask(() => this.isConnected || this.#abort.abort());
   }
 
@@ -282,7 +294,8 @@ export class HumanInputForm extends LitElement {
 
   /** What content may load: the relay's origin (the session's API base) and `allowedOrigins`. */
   get #renderOptions(): RenderOptions {
-    return { allowedOrigins: [this.#api ? new URL(this.#api.baseUrl, document.baseURI).origin : '', ...(this.allowedOrigins ?? [])].filter(Boolean), openImage: this.#terms.openImage };
+    // The transport's base is absolute (resolved against the session URL); renderMarkdown keeps its origin.
+    return { allowedOrigins: [this.#api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#terms.openImage };
   }
 
   /** A form's title: the node's, else the app's, else a generic one. */
@@ -551,7 +564,20 @@ export class HumanInputForm extends LitElement {
     if (drop && this.#form) this.#draft(this.#form.token, null), (this.#form = undefined);
     if (phase !== 'failed') this.#alert = '';
     if (this.#acted) this.#focus = '[data-focus]';
+    // A passing phase (loading, waiting, submitting) gives way to the next at once: it is no
+    // state a user needs to hear, and the one after it is.
+    if (TRANSIENT.includes(this.#says.at(-1)!)) this.#says.pop();
+    if (!this.#says.length && TRANSIENT.includes(this.#said)) clearTimeout(this.#sayTimer), (this.#sayTimer = 0);
+    if (phase !== (this.#says.at(-1) ?? this.#said)) this.#says.push(phase);
+    if (!this.#sayTimer) this.#say();
     this.requestUpdate();
+  }
+
+  /** Puts the next waiting phase on the status line. */
+  #say(): void {
+    const next = this.#says.shift();
+    this.#sayTimer = next ? window.setTimeout(() => this.#say(), SAY_MS) : 0;
+    if (next) (this.#said = next), this.requestUpdate();
   }
 
   /** Once a second: the countdown, and the form's expiry. */
@@ -627,7 +653,7 @@ export class HumanInputForm extends LitElement {
             ${t.retry}
           </button>`
         : ''}
-      <p part="status" role="status" tabindex="-1" ?data-focus=${!ready && phase !== 'error'}>${t[phase]}</p>
+      <p part="status" role="status" tabindex="-1" ?data-focus=${!ready && phase !== 'error'}>${t[this.#said]}</p>
     </div>`;
   }
 }
@@ -669,7 +695,7 @@ function defaultOf(def: HumanInputFormDefinition, input: FormInput): string {
 
 /** A random key, also where `crypto.randomUUID` is missing (a page served over plain http). */
 function randomKey(): string {
-  return crypto.randomUUID?.() ?? [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return crypto.randomUUID?.() ?? crypto.getRandomValues(new Uint32Array(4)).join('-');
 }
 
 function toErrorBody(error: unknown): ErrorBody {

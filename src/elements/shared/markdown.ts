@@ -85,8 +85,9 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): D
     RETURN_DOM_FRAGMENT: true,
     ADD_TAGS: [SLOT_TAG],
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
-    // Legacy URL attributes, dropped whatever their value: each is a beacon nobody needs in a form.
-    FORBID_ATTR: ['style', 'background', 'poster', 'lowsrc', 'dynsrc', 'longdesc', 'ping', 'cite', 'action', 'formaction', 'manifest', 'icon', 'data', 'codebase'],
+    // Legacy URL attributes DOMPurify allows, dropped whatever their value: each is a beacon nobody
+    // needs in a form (`lowsrc`, `dynsrc`, `longdesc`, `ping` and the like it drops already).
+    FORBID_ATTR: ['style', 'background', 'poster', 'cite', 'action', 'data'],
     TRUSTED_TYPES_POLICY: policy,
   });
   for (const [img, url] of blocked) {

@@ -146,7 +146,7 @@ describe('<human-input-form> under failure', () => {
     const answer = inner<HTMLTextAreaElement>(closed.querySelector('hitl-paragraph')!, 'textarea')!;
     expect(answer.value).to.equal('too slow');
     expect(answer.disabled).to.be.true;
-    expect(statusText(el)).to.equal('The workflow has finished.');
+    await until(() => statusText(el) === 'The workflow has finished.', 'the finished status');
     expect($(el, 'form')).to.be.null;
     await expectNoAxeViolations(el);
   });
@@ -175,7 +175,7 @@ describe('<human-input-form> under failure', () => {
     choose(control(b, 'choice')!, 'beta');
     action(b, 'Send').click();
     await until(() => hasState(b, 'taken'), 'the second submit to be refused');
-    expect(statusText(b)).to.equal('This form has already been submitted.');
+    await until(() => statusText(b) === 'This form has already been submitted.', 'the taken status');
   });
 
   it('says so when a form is answered by email only, and follows the run on', async () => {
