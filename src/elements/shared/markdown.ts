@@ -94,7 +94,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): D
     const target = webUrl(url);
     const link = document.createElement('a');
     link.setAttribute('part', 'blocked-image');
-    Object.assign(link, { href: target?.href, target: '_blank', rel: 'noopener noreferrer', textContent: (options.openImage ?? 'Open the image ({0})').replace('{0}', target?.host ?? '') });
+    Object.assign(link, { href: target?.href, target: '_blank', rel: 'noopener noreferrer', textContent: (options.openImage ?? 'Open image ({0})').replace('{0}', target?.host ?? '') });
     img.replaceWith(img.getAttribute('alt') ?? '', ...(target ? [' ', link] : []));
   }
   return fragment;

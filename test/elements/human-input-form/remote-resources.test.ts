@@ -94,10 +94,10 @@ describe('remote resources in untrusted Markdown', () => {
 
   it('shows a blocked image as its alt text and a link the user can open on purpose', async () => {
     const prefix = `alt${Date.now()}`;
-    const host = await attach(renderMarkdown(`Look: ![a chart of your data](${FOREIGN}/__beacon/${prefix}/chart.png?d=1)`, { openImage: 'Open the image ({0})' }));
+    const host = await attach(renderMarkdown(`Look: ![a chart of your data](${FOREIGN}/__beacon/${prefix}/chart.png?d=1)`, { openImage: 'Open image ({0})' }));
     try {
       const link = host.shadowRoot!.querySelector<HTMLAnchorElement>('a[part=blocked-image]')!;
-      expect(link.parentElement!.textContent).to.equal(`Look: a chart of your data Open the image (127.0.0.1:${location.port})`);
+      expect(link.parentElement!.textContent).to.equal(`Look: a chart of your data Open image (127.0.0.1:${location.port})`);
       expect(link.href).to.equal(`${FOREIGN}/__beacon/${prefix}/chart.png?d=1`);
       expect(link.target).to.equal('_blank');
       expect(link.rel).to.equal('noopener noreferrer');
@@ -143,7 +143,7 @@ describe('remote resources in untrusted Markdown', () => {
         expect(images).to.deep.equal([]);
         expect(await hits(prefix)).to.deep.equal([]);
         // Both copies (the answered form, the open one) show the alt text and a link.
-        const open = `Open the image (127.0.0.1:${location.port})`;
+        const open = `Open image (127.0.0.1:${location.port})`;
         expect($$(el, '[part~=blocked-image]').map((b) => b.textContent)).to.deep.equal([open, open, open, open]);
         expect($(el, '[part~=filled] [part~=content]')!.textContent).to.contain(`your data ${open} img ${open}`);
         expect($(el, '[part~=blocked-image]')!.getAttribute('href')).to.equal(`${FOREIGN}/__beacon/${prefix}/typed.png`);

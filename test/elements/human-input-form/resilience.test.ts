@@ -113,7 +113,7 @@ describe('<human-input-form> under failure', () => {
     inner<HTMLButtonElement>(pictures, '[part~=url-button]')!.click();
     action(el, 'Send files').click();
     const message = () => inner(pictures, '[part~=error]')!.textContent!;
-    await until(() => message().startsWith('The link could not be fetched. Check that it opens, then send again to retry.'), 'the message at the link input');
+    await until(() => message().startsWith('Could not fetch this link. Check it opens, then send again.'), 'the message at the link input');
     expect(message()).to.contain(`(Invalid value for file list input 'pictures': Failed to fetch remote file ${link}`);
     expect(hasState(el, 'ready')).to.be.true;
     expect(notes.value).to.not.be.null;
