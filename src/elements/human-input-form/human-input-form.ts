@@ -204,6 +204,8 @@ export class HumanInputForm extends LitElement {
     super.connectedCallback();
     live.add(this);
     this.#timer = window.setInterval(() => this.#tick(), 1000);
+    // Statuses that waited while the element was out of the page (a move) go on.
+    this.#say();
     // A move (removed and added again in one task) keeps its connection: a run being started has
     // no id yet, so starting over would start a second run.
     if (this.hasUpdated && this.#abort.signal.aborted) void this.#connect();

@@ -46,6 +46,18 @@ describe('<human-input-form> announcements', () => {
     expect(said[submitted + 1]!.at - said[submitted]!.at).to.be.at.least(900);
   });
 
+  it('goes on with the statuses still waiting after the element is moved in the page', async () => {
+    const el = await mount({ app: 'hitl-simple' });
+    choose(control(el, 'choice')!, 'alpha');
+    action(el, 'Send').click();
+    // The run has ended while "Submitted." (or an earlier status) is still up: its end waits in the queue.
+    await until(() => hasState(el, 'finished') && statusText(el) !== 'The workflow has finished.', 'the end of the run, not yet on the status line');
+    const box = document.createElement('div');
+    el.parentElement!.append(box);
+    box.append(el);
+    await until(() => statusText(el) === 'The workflow has finished.', 'the end of the run on the status line after the move', 4000);
+  });
+
   it('announces an expiry, the run\'s timeout and its end, in order, none replaced at once', async function () {
     this.timeout(20_000);
     const el = await mount({ app: 'hitl-expiry' });
