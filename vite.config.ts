@@ -6,7 +6,7 @@
 import { transform as transformCss } from 'lightningcss';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, transformWithOxc, type Plugin } from 'vite';
+import { defineConfig, parseAst, transformWithOxc, type Plugin } from 'vite';
 
 const src = (path: string) => fileURLToPath(new URL(`src/elements/${path}`, import.meta.url));
 
@@ -29,6 +29,36 @@ function minifyLitCss(): Plugin {
   };
 }
 
+/**
+ * Collapses the line breaks and indentation in Lit `html` templates of the elements to one space,
+ * which renders the same (no template holds text in `<pre>` or a `<textarea>`): JS minifiers
+ * leave template text alone, and the bundle has a size budget.
+ */
+function minifyLitHtml(): Plugin {
+  return {
+    name: 'hitl:minify-lit-html',
+    transform(code, id) {
+      if (!id.includes('/src/elements/') || !id.endsWith('.ts') || !code.includes('html`')) return undefined;
+      const spans: { start: number; end: number }[] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        const n = node as { type?: string; tag?: { type: string; name?: string }; quasi?: { quasis: { start: number; end: number }[] } };
+        if (n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' && n.tag.name === 'html') spans.push(...n.quasi!.quasis);
+        for (const value of Object.values(node)) visit(value);
+      };
+      visit(parseAst(code, { lang: 'ts' }));
+      // Each quasi's span includes its delimiters (`, ${, }), none of which holds a line break.
+      let out = '';
+      let at = 0;
+      for (const { start, end } of spans.sort((a, b) => a.start - b.start)) {
+        out += code.slice(at, start) + code.slice(start, end).replace(/[ \t]*\n\s*/g, ' ');
+        at = end;
+      }
+      return { code: out + code.slice(at), map: null };
+    },
+  };
+}
+
 /** Emits `hitl-elements.<locale>.js` for each shipped locale (`src/elements/locales/*.ts`). */
 function localeFiles(): Plugin {
   return {
@@ -44,7 +74,7 @@ function localeFiles(): Plugin {
 
 export default defineConfig({
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-  plugins: [minifyLitCss(), localeFiles()],
+  plugins: [minifyLitCss(), minifyLitHtml(), localeFiles()],
   resolve: {
     // An IIFE cannot split chunks: the bundle loads locales as files beside itself instead.
     alias: [

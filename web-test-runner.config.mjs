@@ -78,6 +78,8 @@ if (fixturePath) {
   fixturePath = join(mkdtempSync(join(tmpdir(), 'hitl-wtr-')), 'fixture.json');
   writeFileSync(fixturePath, JSON.stringify({ ...browser, apps: [...browser.apps, ...chatApps] }));
 }
+/** Paths the beacon has been asked for. */
+const beaconHits = [];
 const backend = await createHostBackend({ servicePort: 0, fixturePath });
 
 /**
@@ -131,6 +133,24 @@ export default {
     },
   ],
   middleware: [
+    // A beacon that counts the requests it gets by path prefix: remote-resource tests point
+    // hostile content at it under another origin (127.0.0.1 instead of localhost) and read the count.
+    async function beacon(context, next) {
+      if (context.path.startsWith('/__beacon/')) {
+        beaconHits.push(context.path);
+        context.set('Cache-Control', 'no-store');
+        context.type = 'image/gif';
+        context.body = Buffer.from('R0lGODlhAQABAAAAACwAAAAAAQABAAA=', 'base64');
+        return;
+      }
+      if (context.path === '/__beacons') {
+        const prefix = `/__beacon/${context.query.prefix}/`;
+        context.set('Cache-Control', 'no-store');
+        context.body = beaconHits.filter((p) => p.startsWith(prefix));
+        return;
+      }
+      return next();
+    },
     async function hostBackend(context, next) {
       if (backend.handle(context.req, context.res)) {
         context.respond = false;

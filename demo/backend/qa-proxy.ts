@@ -6,7 +6,7 @@
  *
  *   GET   /api/qa                           the fault settings
  *   PATCH /api/qa/settings                  latencyMs, failRemoteFetch, cutStreamAfter, …
- *   POST  /api/qa/cut-next-stream {after}   the next run stream opened closes after `after` events
+ *   POST  /api/qa/cut-next-stream {after}   the next run stream opened closes after `after` events (0: before the first)
  *   POST  /api/qa/forms/<token|id>/expire   the form times out now (by id: a form answered by email has no token)
  *   POST  /api/qa/runs/<id>/fail            the run fails as on a provider error
  *   POST  /api/qa/reset                     the service forgets every run and form
@@ -57,7 +57,7 @@ export function createQaProxy(serviceOrigin: string): QaProxy {
     }
     if (rest === '/cut-next-stream' && method === 'POST') {
       const body = await jsonBody(request);
-      if (!body || !Number.isInteger(body.after) || (body.after as number) < 1) return problem(400, 'invalid_param', 'after must be an integer of at least 1.');
+      if (!body || !Number.isInteger(body.after) || (body.after as number) < 0) return problem(400, 'invalid_param', 'after must be an integer of at least 0.');
       const restore = armed ? armed.restore : ((await settings()).cutStreamAfter as number | null);
       const answer = await pass(await admin('PATCH', '/settings', JSON.stringify({ cutStreamAfter: body.after })));
       if (answer.ok) armed = { restore };

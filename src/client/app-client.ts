@@ -40,6 +40,16 @@ export type AppClientOptions = TransportOptions;
 type Events = AsyncGenerator<RunEvent, void, undefined>;
 type RunBody = Omit<WorkflowRunRequest, 'response_mode'>;
 
+/** Options of a run start. */
+export interface RunStartOptions {
+  /**
+   * Sent as `Idempotency-Key`: one random key (`crypto.randomUUID()`) per run you mean to start,
+   * the same on every retry of that start. A relay that honours it starts the run at most once
+   * and answers a repeated key with that run's events (a real Dify ignores the header).
+   */
+  idempotencyKey?: string;
+}
+
 const seg = encodeURIComponent;
 /** `/workflows/run`, or `/workflows/{id}/run` to run one published version. */
 const runPath = (workflowId?: string) => (workflowId ? `/workflows/${seg(workflowId)}/run` : '/workflows/run');
@@ -54,13 +64,13 @@ export class AppClient {
   // Workflow runs
 
   /** Runs a workflow and waits for it to finish or pause. */
-  runWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string): Promise<WorkflowBlockingResponse | WorkflowPausedBlockingResponse> {
-    return this.transport.json('POST', runPath(workflowId), { json: { ...body, response_mode: 'blocking' }, signal });
+  runWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string, options?: RunStartOptions): Promise<WorkflowBlockingResponse | WorkflowPausedBlockingResponse> {
+    return this.transport.json('POST', runPath(workflowId), { json: { ...body, response_mode: 'blocking' }, signal, headers: startHeaders(options) });
   }
 
   /** Runs a workflow and yields its events until it finishes or pauses. */
-  streamWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string): Events {
-    return this.transport.events('POST', runPath(workflowId), { json: { ...body, response_mode: 'streaming' }, signal });
+  streamWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string, options?: RunStartOptions): Events {
+    return this.transport.events('POST', runPath(workflowId), { json: { ...body, response_mode: 'streaming' }, signal, headers: startHeaders(options) });
   }
 
   /** Follows a run's events (after a pause, or after a dropped stream). */
@@ -74,10 +84,10 @@ export class AppClient {
   }
 
   /** The request `streamWorkflow` sends, for callers driving their own SSE reader. */
-  prepareStreamWorkflow(body: RunBody): Promise<PreparedRequest> {
+  prepareStreamWorkflow(body: RunBody, options?: RunStartOptions): Promise<PreparedRequest> {
     return this.transport.prepare('POST', '/workflows/run', {
       json: { ...body, response_mode: 'streaming' },
-      headers: { Accept: 'text/event-stream' },
+      headers: { Accept: 'text/event-stream', ...startHeaders(options) },
     });
   }
 
@@ -194,6 +204,10 @@ export class AppClient {
   getParameters(signal?: AbortSignal): Promise<AppParameters> {
     return this.transport.json('GET', '/parameters', { signal });
   }
+}
+
+function startHeaders(options?: RunStartOptions): Record<string, string> {
+  return options?.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {};
 }
 
 function eventsQuery(query: WorkflowEventsQuery): Record<string, string | undefined> {

@@ -39,6 +39,11 @@ export class Transport {
     this.#options = options;
   }
 
+  /** The API base this transport sends to. */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
   async prepare(method: string, path: string, options: RequestOptions = {}): Promise<PreparedRequest> {
     const base = this.#options.baseUrl.replace(/\/$/, '');
     // In a browser a relative base (e.g. `/api/relay`) resolves against the page.

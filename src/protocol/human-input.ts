@@ -63,7 +63,7 @@ export interface HumanInputFormDefinition {
   /** Markdown with workflow variables substituted and `{{#$output.<name>#}}` slots kept. */
   form_content: string;
   inputs: FormInput[];
-  /** Always strings, keyed by `output_variable_name`. */
+  /** Always strings, keyed by `output_variable_name`; variable-backed defaults only (a constant one is in `inputs[].default.value`). */
   resolved_default_values: Record<string, string>;
   user_actions: UserAction[];
   /** Epoch seconds; after it the form cannot be submitted. */

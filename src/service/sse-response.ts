@@ -40,6 +40,8 @@ export function eventStreamResponse(source: EventStreamSource): Response {
           controller.close();
         }
       };
+      // A cut at 0 drops the stream before its first event (the run it opened goes on).
+      if (source.cutAfter === 0) return controller.close();
       // Attach before anything is sent, so no event published from now on can be missed.
       if (source.subscribe) detach = source.subscribe(send);
       for (const event of source.initial ?? []) send(event);

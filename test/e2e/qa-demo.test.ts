@@ -177,8 +177,8 @@ test('the QA routes take only the page\'s controls and never show an app key', a
   const api = (path: string, init?: RequestInit) => fetch(new URL(path, qa.demo.url), init);
   assert.equal((await api('/api/qa/state')).status, 404);
   assert.equal((await api('/api/qa/runs/x/cut-stream', { method: 'POST', body: '{"after":1}' })).status, 404);
-  const bad = await api('/api/qa/cut-next-stream', { method: 'POST', body: '{"after":0}' });
-  assert.deepEqual(await bad.json(), { code: 'invalid_param', message: 'after must be an integer of at least 1.', status: 400 });
+  const bad = await api('/api/qa/cut-next-stream', { method: 'POST', body: '{"after":-1}' });
+  assert.deepEqual(await bad.json(), { code: 'invalid_param', message: 'after must be an integer of at least 0.', status: 400 });
   const apps = await (await api('/api/apps')).text();
   for (const app of (await loadFixture(E2E_FIXTURE)).apps) assert.ok(!apps.includes(app.key), `/api/apps shows ${app.key}`);
 });

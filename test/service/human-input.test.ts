@@ -82,6 +82,37 @@ async function validInputs(user: string): Promise<Record<string, unknown>> {
   };
 }
 
+describe('defaults as the real node resolves them (dify-wire.md §2.4)', () => {
+  test('a default whose variable the run never set is left out, not sent as ""', async () => {
+    const h2 = await startApp((raw) => {
+      const app = raw.apps.find((a: { key: string }) => a.key === KEYS.workflow);
+      const node = findNode(app, 'summary');
+      node.default.selector = ['outline', 'no_such_field'];
+    });
+    try {
+      const events = await drain(h2.client(KEYS.workflow).streamWorkflow({ inputs: { scenario: 'full', topic: 'x' }, user: 'kim' }));
+      const required = find(events, 'human_input_required');
+      assert.deepEqual(required.data.resolved_default_values, {});
+      assert.deepEqual((await h2.client(KEYS.workflow).getForm(required.data.form_token!)).resolved_default_values, {});
+    } finally {
+      await h2.close();
+    }
+  });
+});
+
+/** The input named `name` anywhere in a raw fixture app. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function findNode(value: any, name: string): any {
+  if (value && typeof value === 'object') {
+    if (value.output_variable_name === name) return value;
+    for (const child of Object.values(value)) {
+      const hit = findNode(child, name);
+      if (hit) return hit;
+    }
+  }
+  return undefined;
+}
+
 describe('the form with every input type', () => {
   let run: Paused;
   before(async () => {
@@ -94,7 +125,9 @@ describe('the form with every input type', () => {
       ['paragraph', 'summary'], ['paragraph', 'notes'], ['select', 'priority'], ['file', 'cover'], ['file', 'brief'], ['file-list', 'attachments'],
     ]);
     const outlineText = 'Launch plan for the autumn release: announce on Monday, publish the docs on Tuesday, and watch the support queue all week.';
-    assert.deepEqual(form.resolved_default_values, { summary: outlineText, notes: 'Looks good overall.' });
+    // Only the variable-backed default, as real Dify sends it; the constant one is in the input itself.
+    assert.deepEqual(form.resolved_default_values, { summary: outlineText });
+    assert.deepEqual(form.inputs[1], { type: 'paragraph', output_variable_name: 'notes', default: { type: 'constant', selector: [], value: 'Looks good overall.' } });
     assert.ok(form.form_content.startsWith(`## Launch checklist for the autumn release\n\n> ${outlineText}`));
     for (const name of ['summary', 'notes', 'priority', 'cover', 'brief', 'attachments']) assert.ok(form.form_content.includes(`{{#$output.${name}#}}`));
     const select = form.inputs[2]!;

@@ -31,7 +31,7 @@ describe('QA endpoint', () => {
   test('settings are validated', async () => {
     assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { speed: 1 } }), 400, 'invalid_param', /Unknown setting "speed"/);
     assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { latencyMs: -1 } }), 400, 'invalid_param', 'latencyMs must be an integer from 0 to 60000');
-    assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { cutStreamAfter: 0 } }), 400, 'invalid_param', 'cutStreamAfter must be null or an integer of at least 1');
+    assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { cutStreamAfter: -1 } }), 400, 'invalid_param', 'cutStreamAfter must be null or an integer of at least 0');
     assertError(await h.raw('POST', '/_qa/runs/nope/cut-stream', { key: null, json: { after: 2 } }), 404, 'not_found', 'Workflow run not found');
     assertError(await h.raw('POST', '/_qa/forms/nope/expire', { key: null }), 404, 'not_found', 'Form not found');
   });

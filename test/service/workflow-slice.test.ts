@@ -210,7 +210,8 @@ describe('a streaming run', () => {
       { id: 'send_back', title: 'Send back', button_style: 'default' },
     ]);
     assert.equal(data.display_in_ui, true);
-    assert.deepEqual(data.resolved_default_values, { comments: '' });
+    // A constant default is not resolved (§2.4): it is in `inputs[].default.value` only.
+    assert.deepEqual(data.resolved_default_values, {});
     const inThreeDays = Math.floor(Date.now() / 1000) + 3 * 86_400;
     assert.ok(Math.abs(data.expiration_time! - inThreeDays) <= 5, `expiration_time ${data.expiration_time}`);
   });
@@ -229,7 +230,7 @@ describe('a streaming run', () => {
     assert.deepEqual(Object.keys(form).sort(), ['expiration_time', 'form_content', 'inputs', 'resolved_default_values', 'user_actions']);
     assert.equal(form.form_content, FORM_CONTENT('3.1.0'));
     assert.deepEqual(form.inputs, run.request.inputs);
-    assert.deepEqual(form.resolved_default_values, { comments: '' });
+    assert.deepEqual(form.resolved_default_values, {});
     assert.deepEqual(form.user_actions, run.request.actions);
     assert.equal(form.expiration_time, run.request.expiration_time);
 

@@ -5,7 +5,10 @@ export const styles = [
   controlStyles,
   css`
     @layer hitl {
+      /* Grows with its text by CSS alone: measuring it in script forced a layout per input, per
+         update. Where field-sizing is missing, the box keeps its minimum height and can be resized. */
       textarea {
+        field-sizing: content;
         display: block;
         width: 100%;
         min-height: 4.5em;

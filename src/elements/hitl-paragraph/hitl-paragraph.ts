@@ -46,13 +46,6 @@ export class HitlParagraph extends HitlControl {
     return this.value;
   }
 
-  protected override updated(): void {
-    // Grows with its content (field-sizing is not everywhere yet); CSS caps the height.
-    const area = this.renderRoot.querySelector('textarea')!;
-    area.style.height = '';
-    area.style.height = `${area.scrollHeight + 2}px`;
-  }
-
   protected override render(): TemplateResult {
     const message = this.message();
     return html`${this.renderLabel()}<textarea

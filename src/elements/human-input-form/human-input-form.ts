@@ -1,12 +1,11 @@
-import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Transport } from '../../client/transport.js';
 import { ServiceError } from '../../client/errors.js';
 import {
   isErrorBody,
+  readRunEvents,
   renderWithOutputs,
   splitFormContent,
-  toRunEvent,
   type ErrorBody,
   type FormInput,
   type HumanInputFormDefinition,
@@ -16,7 +15,7 @@ import {
 } from '../../protocol/index.js';
 import type { HitlFile } from '../hitl-file/hitl-file.js';
 import { toggleState, type HitlControl } from '../shared/control.js';
-import { renderMarkdown, SLOT_TAG } from '../shared/markdown.js';
+import { renderMarkdown, SLOT_TAG, type RenderOptions } from '../shared/markdown.js';
 import { SessionSource } from '../shared/session.js';
 import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Terms } from '../shared/terms.js';
 import { uploadFile } from '../shared/upload.js';
@@ -49,6 +48,9 @@ const INPUT_TAGS: Record<string, string> = { paragraph: 'hitl-paragraph', select
 const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,file-size,progress,file-error,file-button,dropzone,choose,url,url-input,url-button,hint';
 
 const seg = encodeURIComponent;
+/** How long a status stays before the next may replace it: long enough for a screen reader to take it up. */
+const SAY_MS = 1000;
+const TRANSIENT: Phase[] = ['loading', 'waiting', 'submitting'];
 const formPath = (token: string) => `/form/human_input/${seg(token)}`;
 
 /** A JSON attribute; one that does not parse is said in the console rather than dropped unseen. */
@@ -95,6 +97,7 @@ const live = new Set<HumanInputForm>();
  * @csspart status - The announced status line.
  * @csspart error - An error message.
  * @csspart retry - The retry button.
+ * @csspart blocked-image - An image of the content not loaded (its origin is not allowed): its alt text and a link to open it.
  * @csspart label - An input's label; its other parts likewise: `input`, `input-error`, `files`, `file`, `file-name`, `file-size`, `progress`, `file-error`, `file-button`, `dropzone`, `choose`, `url`, `url-input`, `url-button`, `hint`.
  *
  * @cssproperty --hitl-accent - Accent colour (primary buttons, focus rings); default the app's `chat_color_theme`.
@@ -134,6 +137,7 @@ export class HumanInputForm extends LitElement {
     inputs: { converter: json },
     labels: { converter: json },
     draftStorage: { attribute: 'draft-storage' },
+    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: (value: string | null) => value?.split(/[\s,]+/) ?? [] } },
   };
 
   /**
@@ -151,9 +155,22 @@ export class HumanInputForm extends LitElement {
   labels: Record<string, string> = {};
   /** Where typed values wait for a reload: `local` (default), `session` or `none`. */
   draftStorage: 'local' | 'session' | 'none' = 'local';
+  /**
+   * Origins beside the relay's that the form's content may load images and media from
+   * (`allowed-origins="https://cdn.example.com https://img.example.org"`). Nothing else is
+   * requested; a blocked image shows its alt text and a link to open it.
+   */
+  allowedOrigins: string[] = [];
 
   readonly #internals = this.attachInternals();
   #phase: Phase = 'loading';
+  /**
+   * The status line's phase, and the ones waiting to take it: each stays up at least
+   * `SAY_MS`, so a screen reader reads every change, in order, before the next replaces it.
+   */
+  #said: Phase = 'loading';
+  #says: Phase[] = [];
+  #sayTimer = 0;
   #form: Shown | undefined;
   #filled: Filled[] = [];
   #alert = '';
@@ -163,6 +180,8 @@ export class HumanInputForm extends LitElement {
   #abort = new AbortController();
   /** Settles once the run's events stream is attached. */
   #open: Promise<void> | undefined;
+  /** The `Idempotency-Key` of the run being started: one per start, the same on each of its retries. */
+  #startKey = '';
   /** Keys of events seen, so a replay after a reconnect renders nothing twice. */
   #seen = new Set<string>();
   #ended = false;
@@ -185,6 +204,8 @@ export class HumanInputForm extends LitElement {
     super.connectedCallback();
     live.add(this);
     this.#timer = window.setInterval(() => this.#tick(), 1000);
+    // Statuses that waited while the element was out of the page (a move) go on.
+    this.#say();
     // A move (removed and added again in one task) keeps its connection: a run being started has
     // no id yet, so starting over would start a second run.
     if (this.hasUpdated && this.#abort.signal.aborted) void this.#connect();
@@ -194,6 +215,8 @@ export class HumanInputForm extends LitElement {
     super.disconnectedCallback();
     live.delete(this);
     clearInterval(this.#timer);
+    clearTimeout(this.#sayTimer);
+    this.#sayTimer = 0;
     queueMicrotask(() => this.isConnected || this.#abort.abort());
   }
 
@@ -212,6 +235,7 @@ export class HumanInputForm extends LitElement {
   /** Starts over: follows `run-id`, opens `form-token`, or starts a run with `inputs`. */
   start(): Promise<void> {
     this.#run = this.runId;
+    this.#startKey = '';
     this.#ended = false;
     this.#form = undefined;
     this.#filled = [];
@@ -224,6 +248,9 @@ export class HumanInputForm extends LitElement {
     const form = this.#form;
     if (!form || this.#phase !== 'ready') return;
     this.#acted = true;
+    // The service's refusals answered the last attempt, and it checks again: a link it could not
+    // fetch then may be sent as it is.
+    for (const c of form.controls) c.setCustomValidity('');
     // Every input shows its problem at once; focus goes to the first.
     const invalid = form.controls.filter((c) => !c.reportValidity());
     if (invalid[0]) return this.#problem(this.#terms.fix, invalid[0]);
@@ -267,6 +294,12 @@ export class HumanInputForm extends LitElement {
     return intlLocale(localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en', this);
   }
 
+  /** What content may load: the relay's origin (the session's API base) and `allowedOrigins`. */
+  get #renderOptions(): RenderOptions {
+    // The transport's base is absolute (resolved against the session URL); renderMarkdown keeps its origin.
+    return { allowedOrigins: [this.#api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#terms.openImage };
+  }
+
   /** A form's title: the node's, else the app's, else a generic one. */
   #title(title: string): string {
     return title || this.#site?.title || this.#terms.untitled;
@@ -305,48 +338,45 @@ export class HumanInputForm extends LitElement {
    * inputs; the relay sets `user`, so the one here only satisfies the shape), then from the
    * events endpoint with `continue_on_pause` (one stream across consecutive forms) and
    * `include_state_snapshot` (a dropped stream loses nothing; what was seen is dropped).
+   *
+   * A start that drops before its first event (which names the run) is sent again as it was,
+   * with the same `Idempotency-Key`: the relay starts a run at most once per key and answers a
+   * repeat with that run's events, or `409 run_start_pending` (with `Retry-After`) while the
+   * first attempt has not learned the run's id yet.
    */
   async #follow(start: Record<string, unknown> | undefined, signal: AbortSignal): Promise<void> {
     let failure: unknown = new ServiceError({ code: 'upstream_unavailable', message: this.#terms.error, status: 0 });
     while (!this.#ended) {
       let opened!: () => void;
       this.#open = new Promise((resolve) => (opened = resolve));
+      let wait = 0;
       try {
-        const { url, init } = await (start
-          ? this.#api!.prepare('POST', '/workflows/run', { json: { inputs: start, response_mode: 'streaming', user: '' } })
-          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true } }));
-        // One connection per pass: reconnecting switches to the events endpoint with a snapshot,
-        // which fetch-event-source's own retry (same request again) cannot do, so errors end it.
-        await fetchEventSource(url, {
-          method: init.method,
-          headers: init.headers,
-          body: init.body as string | undefined,
-          signal,
-          openWhenHidden: true,
-          onopen: async (response) => {
-            if (!response.ok) throw await ServiceError.fromResponse(response);
-            opened();
-            if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
-          },
-          onmessage: (message) => {
-            const event = toRunEvent(message);
-            if (event) this.#held ? this.#held.push(() => this.#event(event, signal)) : this.#event(event, signal);
-          },
-          onerror: (error) => {
-            throw error;
-          },
-        });
+        const { url, init } = await (start && !this.#run
+          ? this.#api!.prepare('POST', '/workflows/run', {
+              json: { inputs: start, response_mode: 'streaming', user: '' },
+              headers: { Accept: 'text/event-stream', 'Idempotency-Key': (this.#startKey ||= randomKey()) },
+              signal,
+            })
+          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true }, headers: { Accept: 'text/event-stream' }, signal }));
+        const response = await fetch(url, init);
+        if (!response.ok) {
+          wait = Number(response.headers.get('Retry-After')) * 1000;
+          throw await ServiceError.fromResponse(response);
+        }
+        opened();
+        if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
+        for await (const event of readRunEvents(response.body!)) this.#held ? this.#held.push(() => this.#event(event, signal)) : this.#event(event, signal);
       } catch (error) {
         if (signal.aborted) return;
-        const status = (error as ServiceError).status;
-        if (!this.#run || (status >= 400 && status < 500 && status !== 429)) throw error;
-        failure = error;
+        const { status, code } = error as ServiceError;
+        // A refusal asking again cannot change ends here; the start's own "not yet" is waited out.
+        if (status >= 400 && status < 500 && status !== 429 && code !== 'run_start_pending') throw error;
+        if (error instanceof ServiceError) failure = error;
       }
       if (signal.aborted || this.#ended) return;
       if (this.#tries > 3) throw failure;
-      await new Promise((resolve) => setTimeout(resolve, this.#tries && 250 * 2 ** this.#tries));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30_000) || (this.#tries && 250 * 2 ** this.#tries)));
       this.#tries++;
-      start = undefined;
     }
   }
 
@@ -434,6 +464,7 @@ export class HumanInputForm extends LitElement {
         splitFormContent(def.form_content)
           .map((part) => (part.kind === 'markdown' ? part.text : byName.has(part.name) ? `<${SLOT_TAG} data-name="${part.name}" data-key="${key}"></${SLOT_TAG}>` : ''))
           .join(''),
+        this.#renderOptions,
       ),
     );
     const draft = this.#draft(token);
@@ -446,7 +477,7 @@ export class HumanInputForm extends LitElement {
       // Only a paragraph may stay empty (the node's own rule).
       control.required = input.type !== 'paragraph';
       control.label = this.labels?.[name] || label || name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
-      control.defaultValue = def.resolved_default_values[name] ?? '';
+      control.defaultValue = defaultOf(def, input);
       control.restore(draft[name] ?? control.defaultValue);
       (control as HitlFile).upload = (file, progress, s) => uploadFile(this.#api!, file, progress, s);
       control.setAttribute('exportparts', INPUT_PARTS);
@@ -498,7 +529,9 @@ export class HumanInputForm extends LitElement {
     const missing = /^Missing required inputs: (.+)/.exec(error.message)?.[1]?.split(', ');
     const named = missing ?? [/input '(\w+)'/.exec(error.message)?.[1]];
     const hit = form.controls.filter((c) => named.includes(c.name));
-    for (const control of hit) control.setCustomValidity(missing ? this.#terms.required : error.message);
+    // A link the service could not fetch may work on another try: the field says so.
+    const message = missing ? this.#terms.required : /Failed to fetch remote file/.test(error.message) ? format(this.#terms.linkFailed, error.message) : error.message;
+    for (const control of hit) control.setCustomValidity(message);
     this.#problem(hit[0] ? this.#terms.fix : error.message, hit[0]);
   }
 
@@ -512,7 +545,7 @@ export class HumanInputForm extends LitElement {
   #addFilled(title: string, content: string, action: string): void {
     const body = document.createElement('div');
     body.setAttribute('part', 'content');
-    body.append(renderMarkdown(content));
+    body.append(renderMarkdown(content, this.#renderOptions));
     this.#filled = [...this.#filled, { title, body, action }];
   }
 
@@ -533,7 +566,20 @@ export class HumanInputForm extends LitElement {
     if (drop && this.#form) this.#draft(this.#form.token, null), (this.#form = undefined);
     if (phase !== 'failed') this.#alert = '';
     if (this.#acted) this.#focus = '[data-focus]';
+    // A passing phase (loading, waiting, submitting) gives way to the next at once: it is no
+    // state a user needs to hear, and the one after it is.
+    if (TRANSIENT.includes(this.#says.at(-1)!)) this.#says.pop();
+    if (!this.#says.length && TRANSIENT.includes(this.#said)) clearTimeout(this.#sayTimer), (this.#sayTimer = 0);
+    if (phase !== (this.#says.at(-1) ?? this.#said)) this.#says.push(phase);
+    if (!this.#sayTimer) this.#say();
     this.requestUpdate();
+  }
+
+  /** Puts the next waiting phase on the status line. */
+  #say(): void {
+    const next = this.#says.shift();
+    this.#sayTimer = next ? window.setTimeout(() => this.#say(), SAY_MS) : 0;
+    if (next) (this.#said = next), this.requestUpdate();
   }
 
   /** Once a second: the countdown, and the form's expiry. */
@@ -609,7 +655,7 @@ export class HumanInputForm extends LitElement {
             ${t.retry}
           </button>`
         : ''}
-      <p part="status" role="status" tabindex="-1" ?data-focus=${!ready && phase !== 'error'}>${t[phase]}</p>
+      <p part="status" role="status" tabindex="-1" ?data-focus=${!ready && phase !== 'error'}>${t[this.#said]}</p>
     </div>`;
   }
 }
@@ -638,6 +684,20 @@ function takeLabel(slot: Element): string | undefined {
   if (!(strong(element) || (element.localName === 'p' && element.childNodes.length === 1 && strong(element.firstElementChild)) || /[:：]$/.test(text))) return undefined;
   node!.remove();
   return text.replace(/\s*[:：]$/, '');
+}
+
+/**
+ * A paragraph's pre-filled text: its variable's value, which only `resolved_default_values`
+ * holds, else its constant `default.value` (never resolved by the real service; §2.4).
+ */
+function defaultOf(def: HumanInputFormDefinition, input: FormInput): string {
+  const constant = input.type === 'paragraph' && input.default?.type === 'constant' ? input.default.value : '';
+  return def.resolved_default_values?.[input.output_variable_name] ?? constant ?? '';
+}
+
+/** A random key, also where `crypto.randomUUID` is missing (a page served over plain http). */
+function randomKey(): string {
+  return crypto.randomUUID?.() ?? crypto.getRandomValues(new Uint32Array(4)).join('-');
 }
 
 function toErrorBody(error: unknown): ErrorBody {

@@ -40,6 +40,8 @@ const terms: Terms = {
   allowed: '使用可能：{0}。',
   req: '必須',
   nth: '{0}（{1}）',
+  openImage: '画像を開く（{0}）',
+  linkFailed: 'リンク先を取得できませんでした。リンクが開けることを確認してから、もう一度送信してください。（{0}）',
   noSession: 'フォームを読み込めません：session-url 属性が指定されていません。',
 };
 

@@ -40,6 +40,8 @@ const terms: Terms = {
   allowed: '支持：{0}。',
   req: '必填',
   nth: '{0}（{1}）',
+  openImage: '打开图片（{0}）',
+  linkFailed: '无法获取该链接。请确认链接可以打开，然后再次提交以重试。（{0}）',
   noSession: '无法加载此表单：缺少 session-url 属性。',
 };
 

@@ -11,10 +11,39 @@ const marked = new Marked({ async: false, gfm: true, breaks: true });
 const purify = DOMPurify(window);
 let policy: Config['TRUSTED_TYPES_POLICY'];
 
-// Links in a form open beside it, so a click never navigates away from a half-filled form.
+/** Where the call being sanitized may load from, and the images it blocked (shown as links instead). */
+let loadable: (url: string) => boolean;
+let blocked: [Element, string][] = [];
+
+// A resource loads on its own (no click) from `src`, `srcset`, the `href` of anything but a link
+// (SVG `image`, `use`, `feImage`) and `url()` in SVG attributes (`fill`, `filter`, `mask`):
+// each goes unless its origin is allowed (`url()` only for the document's own `#id`).
 purify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.localName === 'a') node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
+  const name = node.localName;
+  // Links in a form open beside it, so a click never navigates away from a half-filled form.
+  if (name === 'a') node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
+  let refused = '';
+  for (const { name: attr, localName, value } of [...node.attributes]) {
+    const urls = localName === 'src' || (localName === 'href' && name !== 'a' && name !== 'area') ? [value] : localName === 'srcset' ? srcsetUrls(value) : [];
+    if (urls.every(loadable) && [...value.matchAll(/url\s*\(\s*['"]?\s*([^'")]*)/gi)].every((m) => m[1]!.startsWith('#'))) continue;
+    refused ||= urls[0] ?? '';
+    node.removeAttribute(attr);
+  }
+  // An image left with nothing to show becomes its alt text and a link, once sanitized.
+  if (refused && name === 'img' && !node.hasAttribute('src') && !node.hasAttribute('srcset')) blocked.push([node, refused]);
 });
+
+/** The URLs of a `srcset`, split as the HTML parser does (a URL may hold commas, as `data:` ones do). */
+function srcsetUrls(srcset: string): string[] {
+  const urls: string[] = [];
+  for (let rest = srcset; (rest = rest.replace(/^[\s,]+/, '')); ) {
+    const url = /^\S+/.exec(rest)![0];
+    // A URL ending in commas ends its candidate; otherwise descriptors follow, up to a comma.
+    rest = /,$/.test(url) ? rest.slice(url.length) : rest.slice(url.length).replace(/^[^,]*/, '');
+    urls.push(url.replace(/,+$/, ''));
+  }
+  return urls;
+}
 
 /**
  * Under a Trusted Types CSP, hand DOMPurify a policy of yours (with pass-through `createHTML` and
@@ -27,16 +56,56 @@ export function setTrustedTypesPolicy(value: NonNullable<Config['TRUSTED_TYPES_P
 /** The marker that stands in for a form input while the Markdown is rendered. */
 export const SLOT_TAG = 'hitl-slot';
 
+/** What a rendering may load, and how a blocked image reads. */
+export interface RenderOptions {
+  /**
+   * Origins (`https://cdn.example.com`) images and media may load from; `data:` and `blob:` URLs
+   * always may. Anything else is never requested: untrusted content (LLM output among it) must
+   * not make the browser call a host of its choosing with the user's data in the URL.
+   */
+  allowedOrigins?: Iterable<string>;
+  /** The text of the link that stands in for a blocked image; `{0}` is its host. */
+  openImage?: string;
+}
+
 /**
  * Sanitized nodes of a Markdown string (`hitl-slot` markers kept, form controls removed). No
  * inline styles either: a `position: fixed` block would escape the shadow root and cover the page.
+ * Nothing in it loads from an origin not allowed (see `RenderOptions`); a blocked image shows its
+ * alt text and a link to open it on purpose (`part="blocked-image"`).
  */
-export function renderMarkdown(markdown: string): DocumentFragment {
-  return purify.sanitize(marked.parse(markdown, { async: false }), {
+export function renderMarkdown(markdown: string, options: RenderOptions = {}): DocumentFragment {
+  // Only absolute origins: a bare `cdn.example.com` would otherwise resolve to the page's own.
+  const origins = [...(options.allowedOrigins ?? [])].filter((o) => /^https?:\/\//.test(o)).map((o) => webUrl(o)?.origin ?? 'none');
+  loadable = (url) => /^\s*(data|blob):/i.test(url) || origins.includes(webUrl(url)?.origin ?? '');
+  blocked = [];
+  // The nodes stay in DOMPurify's inert document until the caller adopts them, so nothing has
+  // been fetched before a blocked image is replaced.
+  const fragment = purify.sanitize(marked.parse(markdown, { async: false }), {
     RETURN_DOM_FRAGMENT: true,
     ADD_TAGS: [SLOT_TAG],
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
-    FORBID_ATTR: ['style'],
+    // Legacy URL attributes DOMPurify allows, dropped whatever their value: each is a beacon nobody
+    // needs in a form (`lowsrc`, `dynsrc`, `longdesc`, `ping` and the like it drops already).
+    FORBID_ATTR: ['style', 'background', 'poster', 'cite', 'action', 'data'],
     TRUSTED_TYPES_POLICY: policy,
   });
+  for (const [img, url] of blocked) {
+    const target = webUrl(url);
+    const link = document.createElement('a');
+    link.setAttribute('part', 'blocked-image');
+    Object.assign(link, { href: target?.href, target: '_blank', rel: 'noopener noreferrer', textContent: (options.openImage ?? 'Open image ({0})').replace('{0}', target?.host ?? '') });
+    img.replaceWith(img.getAttribute('alt') ?? '', ...(target ? [' ', link] : []));
+  }
+  return fragment;
+}
+
+/** An http(s) URL (relative ones against the page), or undefined. */
+function webUrl(url: string): URL | undefined {
+  try {
+    const parsed = new URL(url.trim(), document.baseURI);
+    return /^https?:$/.test(parsed.protocol) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }

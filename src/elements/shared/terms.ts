@@ -44,6 +44,8 @@ const en = {
   allowed: 'Accepted: {0}.',
   req: 'Required',
   nth: '{0} ({1})',
+  openImage: 'Open image ({0})',
+  linkFailed: 'Could not fetch this link. Check it opens, then send again. ({0})',
   noSession: 'This form cannot load: its session-url attribute is missing.',
 };
 

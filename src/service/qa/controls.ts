@@ -5,7 +5,7 @@
 export interface QaSettings {
   /** Delay before every response and before every run event, in milliseconds. */
   latencyMs: number;
-  /** Close every new event stream after this many events (pings not counted); null: never. */
+  /** Close every new event stream after this many events (pings not counted; 0: before the first, the run still started); null: never. */
   cutStreamAfter: number | null;
   /** Make every `remote_url` fetch fail, so submissions naming one are rejected. */
   failRemoteFetch: boolean;

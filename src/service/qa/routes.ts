@@ -21,14 +21,14 @@ export function isLoopback(address: string | undefined): boolean {
 
 const SETTING_CHECKS: Record<keyof QaSettings, (v: unknown) => boolean> = {
   latencyMs: (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 60_000,
-  cutStreamAfter: (v) => v === null || (Number.isInteger(v) && (v as number) >= 1),
+  cutStreamAfter: (v) => v === null || (Number.isInteger(v) && (v as number) >= 0),
   failRemoteFetch: (v) => typeof v === 'boolean',
   remoteFetchTimeoutMs: (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 120_000,
 };
 
 const SETTING_HINTS: Record<keyof QaSettings, string> = {
   latencyMs: 'an integer from 0 to 60000',
-  cutStreamAfter: 'null or an integer of at least 1',
+  cutStreamAfter: 'null or an integer of at least 0',
   failRemoteFetch: 'a boolean',
   remoteFetchTimeoutMs: 'an integer from 1 to 120000',
 };

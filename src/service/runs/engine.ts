@@ -361,12 +361,16 @@ export class WorkflowEngine {
     return run.chat?.message.extraContents.find((c) => c.form_definition.form_id === form.id);
   }
 
+  /**
+   * Only variable-backed defaults, as the real node's `resolve_default_values` (constants are
+   * skipped: a client reads them from `inputs[].default.value`; a missing variable is left out).
+   */
   #defaults(run: Run, node: HumanInputNode): Record<string, string> {
     const defaults: Record<string, string> = {};
     for (const input of node.inputs) {
-      if (input.type !== 'paragraph' || !input.default) continue;
-      defaults[input.output_variable_name] =
-        input.default.type === 'constant' ? input.default.value : stringifyValue(this.#lookup(run, input.default.selector));
+      if (input.type !== 'paragraph' || input.default?.type !== 'variable') continue;
+      const value = this.#lookup(run, input.default.selector);
+      if (value !== undefined) defaults[input.output_variable_name] = stringifyValue(value);
     }
     return defaults;
   }

@@ -61,7 +61,7 @@ describe('<human-input-form>', () => {
     expect(label(el, 'screenshot')).to.equal('Screenshot');
     expect(label(el, 'reports')).to.equal('Reports');
     expect(label(el, 'reviewer_note')).to.equal('Reviewer note');
-    // Defaults come from resolved_default_values: a constant, and a variable of the run.
+    // A constant default (only in the input, as real Dify sends it) and a variable one (only in resolved_default_values).
     expect((control(el, 'summary') as HitlParagraph).value).to.equal('Faster uploads');
     expect(inner<HTMLTextAreaElement>(control(el, 'reviewer_note')!, 'textarea')!.value).to.equal('From the run');
     expect(control(el, 'priority')!.value).to.equal('');
@@ -100,6 +100,8 @@ describe('<human-input-form>', () => {
 
   it('disables the form while a submission is in flight, then shows the submission and the chosen action', async () => {
     const el = await mount({ app: 'hitl-styles' });
+    // The status line keeps "Ready for your input." up for a second, so a screen reader reads it.
+    await new Promise((r) => setTimeout(r, 1100));
     const submitted = oneEvent(el, SubmittedEvent.type) as Promise<SubmittedEvent>;
     action(el, 'Accent').click();
     expect(hasState(el, 'submitting')).to.be.true;
@@ -172,7 +174,7 @@ describe('<human-input-form>', () => {
     const { filled } = await submitted;
     expect(filled!.rendered_content).to.contain('alpha').and.contain('From the form page');
     await until(() => hasState(standalone, 'submitted'), 'the submitted state');
-    expect(statusText(standalone)).to.equal('Submitted.');
+    await until(() => statusText(standalone) === 'Submitted.', 'the submitted status');
     expect($(standalone, '[part~=chosen]')!.textContent).to.equal('You chose “Skip”.');
     // The answered form keeps the title it had.
     expect($(standalone, '[part~=filled] [part~=title]')!.textContent).to.equal('Simple answer');

@@ -1,6 +1,6 @@
 /** Dropped streams, reloads, rejected submissions, expiry and forms that cannot be answered here. */
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { FormErrorEvent, TimedOutEvent } from '../../../src/elements/human-input-form/events.js';
+import { FormErrorEvent, SubmittedEvent, TimedOutEvent } from '../../../src/elements/human-input-form/events.js';
 import type { HumanInputForm } from '../../../src/elements/human-input-form/human-input-form.js';
 import type { HitlParagraph } from '../../../src/elements/hitl-paragraph/hitl-paragraph.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
@@ -108,12 +108,20 @@ describe('<human-input-form> under failure', () => {
     picker.dispatchEvent(new Event('change'));
     await until(() => notes.value, 'the upload');
     const pictures = control(el, 'pictures')!;
-    inner<HTMLInputElement>(pictures, '[part~=url-input]')!.value = 'https://example.com/cat.png';
+    const link = `${location.origin}/test/fixtures/files/pixel.png`;
+    inner<HTMLInputElement>(pictures, '[part~=url-input]')!.value = link;
     inner<HTMLButtonElement>(pictures, '[part~=url-button]')!.click();
     action(el, 'Send files').click();
-    await until(() => inner(pictures, '[part~=error]')!.textContent!.startsWith("Invalid value for file list input 'pictures': Failed to fetch remote file"), 'the message at the link input');
+    const message = () => inner(pictures, '[part~=error]')!.textContent!;
+    await until(() => message().startsWith('Could not fetch this link. Check it opens, then send again.'), 'the message at the link input');
+    expect(message()).to.contain(`(Invalid value for file list input 'pictures': Failed to fetch remote file ${link}`);
     expect(hasState(el, 'ready')).to.be.true;
     expect(notes.value).to.not.be.null;
+    // The remote host is back: the same link, sent again as it is, goes through.
+    await qa('/settings', { failRemoteFetch: false });
+    const submitted = oneEvent(el, SubmittedEvent.type) as Promise<SubmittedEvent>;
+    action(el, 'Send files').click();
+    expect((await submitted).inputs.pictures).to.deep.equal([{ transfer_method: 'remote_url', url: link, type: 'image' }]);
   });
 
   it('counts down to the expiry, disables the form when it passes, then follows the timeout branch', async () => {
@@ -138,7 +146,7 @@ describe('<human-input-form> under failure', () => {
     const answer = inner<HTMLTextAreaElement>(closed.querySelector('hitl-paragraph')!, 'textarea')!;
     expect(answer.value).to.equal('too slow');
     expect(answer.disabled).to.be.true;
-    expect(statusText(el)).to.equal('The workflow has finished.');
+    await until(() => statusText(el) === 'The workflow has finished.', 'the finished status');
     expect($(el, 'form')).to.be.null;
     await expectNoAxeViolations(el);
   });
@@ -167,7 +175,7 @@ describe('<human-input-form> under failure', () => {
     choose(control(b, 'choice')!, 'beta');
     action(b, 'Send').click();
     await until(() => hasState(b, 'taken'), 'the second submit to be refused');
-    expect(statusText(b)).to.equal('This form has already been submitted.');
+    await until(() => statusText(b) === 'This form has already been submitted.', 'the taken status');
   });
 
   it('says so when a form is answered by email only, and follows the run on', async () => {
