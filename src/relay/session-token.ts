@@ -43,11 +43,11 @@ export class SessionSigner {
   readonly #keys: Uint8Array[];
 
   constructor(secrets: string | readonly string[]) {
-    const list = typeof secrets === 'string' ? [secrets] : [...secrets];
+    const list: unknown[] = Array.isArray(secrets) ? [...secrets] : [secrets]; // an unset variable is `undefined`, not a list
     if (!list.length || list.some((s) => typeof s !== 'string' || s.length < 32)) {
       throw new Error('Relay session secrets must each be at least 32 characters long.');
     }
-    this.#keys = list.map((s) => new TextEncoder().encode(s));
+    this.#keys = list.map((s) => new TextEncoder().encode(s as string));
   }
 
   async sign(claims: { user: string; app: string; runId?: string }, ttlSeconds: number): Promise<{ token: string; expiresAt: number; sessionId: string }> {
