@@ -43,7 +43,12 @@ function localeFiles(): Plugin {
 }
 
 export default defineConfig({
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  define: {
+    'process.env.NODE_ENV': JSON.stringify('production'),
+    // The bundle runs in a browser (its banner below checks once): the define modules' own Node
+    // guards fold away.
+    'typeof document': JSON.stringify('object'),
+  },
   plugins: [minifyLitCss(), localeFiles()],
   resolve: {
     // An IIFE cannot split chunks: the bundle loads locales as files beside itself instead.
@@ -59,6 +64,11 @@ export default defineConfig({
     minify: true,
     sourcemap: true,
     reportCompressedSize: false,
+    rolldownOptions: {
+      // Imported in Node (`hitl-elements/script` in a server build), the bundle does nothing: the
+      // browser registers the tags.
+      output: { banner: "if(typeof document<'u'){", footer: '}' },
+    },
     lib: {
       entry: 'src/elements/define-all.ts',
       formats: ['iife'],
