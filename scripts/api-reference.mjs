@@ -23,7 +23,7 @@ export function elementsOf(manifest) {
       const members = declaration.members ?? [];
       const isPublic = (m) => !m.privacy && !m.static && !m.name.startsWith('#');
       const folder = dirname(module.path);
-      const defineModule = manifest.modules.find((m) => m.path === `${folder}/define.ts`);
+      const defineModule = manifest.modules.find((m) => m.path === `${folder}/define.js`);
       return {
         tag: declaration.tagName,
         className: declaration.name,
@@ -48,21 +48,22 @@ export function elementsOf(manifest) {
         cssStates: declaration.cssStates ?? [],
         defineFunctions: (defineModule?.declarations ?? []).filter((d) => d.kind === 'function'),
         classExport: exportFor(module.path),
-        defineExport: exportFor(`${folder}/define.ts`),
+        defineExport: exportFor(`${folder}/define.js`),
       };
     });
 }
 
-/** The package export (`hitl-elements/…`) whose ESM file is the build of `sourcePath`, if any. */
-function exportFor(sourcePath) {
-  const built = `./dist/${sourcePath.replace(/^src\//, '').replace(/\.ts$/, '.js')}`;
+/** The package export (`hitl-elements/…`) whose ESM file is `modulePath` (the manifest names shipped files), if any. */
+function exportFor(modulePath) {
+  const built = `./${modulePath}`;
   const entry = Object.entries(PACKAGE.exports).find(([, target]) => (typeof target === 'string' ? target : target.import) === built);
   return entry ? `${PACKAGE.name}${entry[0].slice(1)}` : undefined;
 }
 
 const cell = (text = '') => String(text).replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 const code = (text) => (text ? `\`${cell(text)}\`` : '');
-const eventClass = (event) => event.type?.text ?? /`(\w+Event)`/.exec(event.description)?.[1];
+/** The event's class: its type without type arguments (`CompanionEvent<Conversation>` → `CompanionEvent`). */
+const eventClass = (event) => event.type?.text.replace(/<.*$/, '');
 
 function table(headings, rows) {
   if (!rows.length) return [];
@@ -123,7 +124,7 @@ export function apiMarkdown(manifest) {
         'Events',
         ['Event', 'Type', 'Description'],
         // The class named in the description moves to its own column.
-        e.events.map((ev) => [code(ev.name), code(ev.className), cell(ev.description.replace(/\s*\(`\w+Event`\)/, ''))]),
+        e.events.map((ev) => [code(ev.name), code(ev.type?.text), cell(ev.description.replace(/\s*\(`\w+Event`\)/, ''))]),
       ),
       ...section('Slots', ['Slot', 'Description'], e.slots.map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)])),
       ...section('CSS parts', ['Part', 'Description'], e.cssParts.map((p) => [code(p.name), cell(p.description)])),
@@ -145,7 +146,7 @@ const typeName = (tag) => tag.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase(
  */
 export function reactTypings(manifest) {
   const elements = elementsOf(manifest);
-  const toBuilt = (path) => `./${path.replace(/^src\//, '').replace(/\.ts$/, '.js')}`;
+  const toBuilt = (path) => `./${path.replace(/^dist\//, '')}`;
   // Each event is typed by its own class where the manifest names one, else by the global
   // HTMLElementEventMap, else as a plain Event.
   const imports = new Map();
@@ -160,14 +161,19 @@ export function reactTypings(manifest) {
     "import type { DetailedHTMLProps, HTMLAttributes } from 'react';",
     ...[...imports].map(([path, names]) => `import type { ${names.join(', ')} } from '${path}';`),
     '',
-    'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | string : string;',
+    // A string-literal union (`draft-storage`) stays that union, so a value outside it does not compile.
+    'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | `${number}` : T extends string ? T : string;',
     'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : Event;',
     '',
-    "/** A custom element's React props: its attributes, its writable properties, and `on<event-name>` listeners. */",
-    'export type CustomElementProps<E extends HTMLElement, Attributes extends string, Fields extends { [A in Attributes]: keyof E }, Properties extends keyof E, Events extends object> = Omit<',
+    '/**',
+    " * A custom element's React props: its attributes, its writable properties, and `on<event-name>`",
+    ' * listeners. The attributes documented as required are required: TypeScript checks no unknown',
+    ' * hyphenated JSX attribute, so a misspelled `session-url` is caught as the required one missing.',
+    ' */',
+    'export type CustomElementProps<E extends HTMLElement, Attributes extends string, Fields extends { [A in Attributes]: keyof E }, Properties extends keyof E, Events extends object, Required extends Attributes = never> = Omit<',
     '  DetailedHTMLProps<HTMLAttributes<E>, E>,',
     '  Attributes | Properties | `on${keyof Events & string}`',
-    '> & { [A in Attributes]?: AttributeValue<E[Fields[A]]> } & { [P in Properties]?: E[P] } & { [K in keyof Events & string as `on${K}`]?: (event: Events[K]) => void };',
+    '> & { [A in Exclude<Attributes, Required>]?: AttributeValue<E[Fields[A]]> } & { [A in Required]: AttributeValue<E[Fields[A]]> } & { [P in Properties]?: E[P] } & { [K in keyof Events & string as `on${K}`]?: (event: Events[K]) => void };',
     '',
   ];
   for (const e of elements) {
@@ -185,7 +191,8 @@ export function reactTypings(manifest) {
       `  ${union(kebab.map((a) => a.name))},`,
       `  { ${kebab.map((a) => `'${a.name}': '${a.fieldName}'; `).join('')}},`,
       `  ${union(properties)},`,
-      `  { ${e.events.map((ev) => `'${ev.name}': ${eventType(ev)}; `).join('')}}`,
+      `  { ${e.events.map((ev) => `'${ev.name}': ${eventType(ev)}; `).join('')}},`,
+      `  ${union(kebab.filter((a) => /\bRequired:/.test(a.description ?? '')).map((a) => a.name))}`,
       '>;',
       '',
     );

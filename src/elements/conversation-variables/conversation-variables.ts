@@ -11,12 +11,12 @@ import { styles } from './conversation-variables.styles.js';
  * @summary A conversation's variables, viewed and edited.
  * @tag conversation-variables
  *
- * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  * @attr {number} page-size - Items per page, 1 to 100 (default 20).
  *
- * @fires before-variable-change - Cancelable, before a save; `detail` is `{variable, value}`.
- * @fires variable-changed - A save succeeded; `detail` is the updated variable.
- * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {CompanionEvent<{ variable: ConversationVariable; value: unknown }>} before-variable-change - Cancelable, before a save; `detail` is `{variable, value}`.
+ * @fires {CompanionEvent<ConversationVariable>} variable-changed - A save succeeded; `detail` is the updated variable.
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
  *
  * @csspart container - The outer box.
  * @csspart filter - The name filter (inside its `label`).

@@ -19,11 +19,11 @@ export interface FeedbackDetail {
  * @summary Like / dislike buttons for one message, with an optional comment.
  * @tag message-feedback
  *
- * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  *
- * @fires before-feedback - Cancelable, before feedback is sent; `detail` is `{rating, content}` (`rating: null` revokes).
- * @fires feedback-changed - The service recorded it; `detail` is `{rating, content}`.
- * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {CompanionEvent<FeedbackDetail>} before-feedback - Cancelable, before feedback is sent; `detail` is `{rating, content}` (`rating: null` revokes).
+ * @fires {CompanionEvent<FeedbackDetail>} feedback-changed - The service recorded it; `detail` is `{rating, content}`.
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
  *
  * @csspart container - The outer box.
  * @csspart row - The row of buttons.

@@ -19,10 +19,18 @@ export class CompanionEvent<T = unknown> extends Event {
   }
 }
 
+/**
+ * What every companion shares: the session, the app's web settings, a status line and errors.
+ *
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ */
 export abstract class Companion extends LitElement {
   static override properties: PropertyDeclarations = { sessionUrl: { attribute: 'session-url' } };
 
-  /** URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`). */
+  /**
+   * URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`).
+   * Required: without it the element shows an error (`companion-error` code `session_url_missing`).
+   */
   sessionUrl = '';
 
   protected readonly internals = this.attachInternals();
