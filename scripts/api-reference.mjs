@@ -146,24 +146,11 @@ const typeName = (tag) => tag.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase(
  */
 export function reactTypings(manifest) {
   const elements = elementsOf(manifest);
-  const toBuilt = (path) => `./${path.replace(/^dist\//, '')}`;
-  // Each event is typed by its own class where the manifest names one, else by the global
-  // HTMLElementEventMap, else as a plain Event.
-  const imports = new Map();
-  const use = (name, path) => imports.set(toBuilt(path), [...new Set([...(imports.get(toBuilt(path)) ?? []), name])]);
-  for (const e of elements) {
-    use(e.className, e.modulePath);
-    for (const ev of e.events) if (ev.classModule) use(ev.className, ev.classModule);
-  }
   const lines = [
     '// Generated from custom-elements.json by scripts/api-reference.mjs: JSX typings for React 19.',
     "// Use: `import type {} from 'hitl-elements/react';` once in your app (or list it in tsconfig \"types\").",
     "import type { DetailedHTMLProps, HTMLAttributes } from 'react';",
-    ...[...imports].map(([path, names]) => `import type { ${names.join(', ')} } from '${path}';`),
-    '',
-    // A string-literal union (`draft-storage`) stays that union, so a value outside it does not compile.
-    'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | `${number}` : T extends string ? T : string;',
-    'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : Event;',
+    ...typeHeader(elements),
     '',
     '/**',
     " * A custom element's React props: its attributes, its writable properties, and `on<event-name>`",
@@ -183,7 +170,6 @@ export function reactTypings(manifest) {
     const properties = e.properties.filter((p) => !p.readonly).map((p) => p.name);
     for (const f of attributeFields) if (f && !properties.includes(f)) properties.push(f);
     const union = (names) => (names.length ? names.map((n) => `'${n}'`).join(' | ') : 'never');
-    const eventType = (ev) => (ev.classModule ? ev.className : `EventOf<'${ev.name}'>`);
     lines.push(
       `/** \`<${e.tag}>\`${e.summary ? `: ${e.summary.trim()}` : ''} */`,
       `export type ${typeName(e.tag)}Props = CustomElementProps<`,
@@ -192,7 +178,7 @@ export function reactTypings(manifest) {
       `  { ${kebab.map((a) => `'${a.name}': '${a.fieldName}'; `).join('')}},`,
       `  ${union(properties)},`,
       `  { ${e.events.map((ev) => `'${ev.name}': ${eventType(ev)}; `).join('')}},`,
-      `  ${union(kebab.filter((a) => /\bRequired:/.test(a.description ?? '')).map((a) => a.name))}`,
+      `  ${union(kebab.filter(isRequired).map((a) => a.name))}`,
       '>;',
       '',
     );
@@ -207,6 +193,64 @@ export function reactTypings(manifest) {
     '}',
     '',
   );
+  return lines.join('\n');
+}
+
+/** `.d.ts` lines both framework typings start with: the classes they name, and the value types. */
+function typeHeader(elements) {
+  // Each event is typed by its own class where the manifest names one, else by the global
+  // HTMLElementEventMap (which the element modules extend), else as a plain Event.
+  const toBuilt = (path) => `./${path.replace(/^dist\//, '')}`;
+  const imports = new Map();
+  const use = (name, path) => imports.set(toBuilt(path), [...new Set([...(imports.get(toBuilt(path)) ?? []), name])]);
+  for (const e of elements) {
+    use(e.className, e.modulePath);
+    for (const ev of e.events) if (ev.classModule) use(ev.className, ev.classModule);
+  }
+  return [
+    ...[...imports].map(([path, names]) => `import type { ${names.join(', ')} } from '${path}';`),
+    '',
+    // A string-literal union (`draft-storage`) stays that union, so a value outside it does not compile.
+    'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | `${number}` : T extends string ? T : string;',
+    'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : Event;',
+  ];
+}
+
+const eventType = (ev) => (ev.classModule ? ev.className : `EventOf<'${ev.name}'>`);
+/** Attributes whose description says `Required:` (an element without them shows an error). */
+const isRequired = (attribute) => /\bRequired:/.test(attribute.description ?? '');
+const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+const doc = (text) => (text ? `  /** ${text.trim().replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */` : undefined);
+
+/**
+ * dist/types/vue.d.ts: every tag in Vue's `GlobalComponents`, so vue-tsc checks templates. Vue
+ * normalizes `session-url` to `sessionUrl` and `@form-shown` to `onFormShown` before it checks
+ * them, so the props are camelCase; a required attribute is required, and with
+ * `strictTemplates` an unknown one is an error.
+ */
+export function vueTypings(manifest) {
+  const elements = elementsOf(manifest);
+  const lines = [
+    '// Generated from custom-elements.json by scripts/api-reference.mjs: Vue 3 typings (GlobalComponents).',
+    "// Use: `import type {} from 'hitl-elements/vue';` once in your app (e.g. in env.d.ts).",
+    "import type { DefineComponent } from 'vue';",
+    ...typeHeader(elements),
+    '',
+  ];
+  for (const e of elements) {
+    const props = [];
+    const seen = new Set();
+    for (const a of e.attributes) {
+      const field = a.fieldName ?? camel(a.name);
+      seen.add(field);
+      // Vue sets a bound value as the property when the element has one (`:inputs="{…}"`).
+      props.push(doc(a.description), `  ${field}${isRequired(a) ? '' : '?'}: ${e.className}['${field}'] | AttributeValue<${e.className}['${field}']>;`);
+    }
+    for (const p of e.properties.filter((p) => !p.readonly && !seen.has(p.name))) props.push(doc(p.description), `  ${p.name}?: ${e.className}['${p.name}'];`);
+    for (const ev of e.events) props.push(doc(ev.description), `  on${camel(`-${ev.name}`)}?: (event: ${eventType(ev)}) => void;`);
+    lines.push(`/** \`<${e.tag}>\`${e.summary ? `: ${e.summary.trim()}` : ''} */`, `export interface ${typeName(e.tag)}Props {`, ...props.filter(Boolean), '}', '');
+  }
+  lines.push("declare module 'vue' {", '  interface GlobalComponents {', ...elements.map((e) => `    '${e.tag}': DefineComponent<${typeName(e.tag)}Props>;`), '  }', '}', '');
   return lines.join('\n');
 }
 
