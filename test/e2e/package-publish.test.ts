@@ -1,0 +1,72 @@
+/**
+ * The package as a registry user receives it: `npm pack` of the build (with the README, LICENSE
+ * and the other `files`), checked by publint and by @arethetypeswrong/cli (ESM-only profile),
+ * with the IDE data, the framework typings and the script-tag bundle's files where package.json
+ * and the README say they are.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { builtPackage, REPO } from './helpers/package-build.js';
+
+const run = promisify(execFile);
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string; version: string; files: string[]; private?: boolean; scripts: Record<string, string> };
+let work: string;
+let tarball: string;
+let packed: string[];
+
+before(async () => {
+  const root = await builtPackage();
+  // What `npm pack` sees in a clone after `prepack` (npm run build): the build, and the repository's other `files`.
+  work = mkdtempSync(join(root, '.pack-'));
+  const stage = join(work, 'package');
+  for (const entry of ['package.json', 'dist', 'custom-elements.json']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
+  for (const entry of ['README.md', 'LICENSE', ...pkg.files.filter((f) => !['dist', 'custom-elements.json'].includes(f))]) cpSync(join(REPO, entry), join(stage, entry), { recursive: true });
+  // Scripts off: prepack would build again, and this copy is the build.
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage });
+  const [result] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, result!.filename);
+  packed = result!.files.map((f) => f.path);
+});
+
+after(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the package can be published: not private, prepack builds, MIT LICENSE shipped', () => {
+  assert.equal(pkg.private, undefined);
+  assert.match(pkg.scripts.prepack ?? '', /npm run build/);
+  assert.ok(packed.includes('LICENSE'));
+  assert.match(readFileSync(join(REPO, 'LICENSE'), 'utf8'), /^MIT License/);
+});
+
+test('the tarball holds exactly the build, the manifest, the API reference and the default fixture', () => {
+  const outside = packed.filter((f) => !/^(dist\/|custom-elements\.json$|docs\/api\.md$|demo\/fixtures\/default\.json$|README\.md$|LICENSE$|package\.json$)/.test(f));
+  assert.deepEqual(outside, []);
+  for (const required of ['dist/hitl-elements.js', 'dist/web-types.json', 'dist/vscode.html-custom-data.json', 'dist/types/vue.d.ts', 'dist/types/react.d.ts', 'dist/cli/service.js', 'demo/fixtures/default.json']) {
+    assert.ok(packed.includes(required), `${required} is not in the tarball`);
+  }
+  // A CDN serves the package's files as they are: the bundle loads its locale files from beside itself.
+  for (const locale of ['ja', 'zh-Hans']) assert.ok(packed.includes(`dist/hitl-elements.${locale}.js`), `dist/hitl-elements.${locale}.js`);
+  assert.ok(!packed.some((f) => /\.test\.|^src\/|^test\//.test(f)), 'no sources or tests');
+});
+
+test('publint finds nothing, strict', async () => {
+  const { messages, pkg: linted } = await publint({ pack: { tarball: readFileSync(tarball).buffer as ArrayBuffer }, level: 'suggestion', strict: true });
+  assert.deepEqual(messages.map((m) => formatMessage(m, linted, { color: false })), []);
+});
+
+test('@arethetypeswrong/cli finds no problem (ESM-only profile), every entry typed', async () => {
+  const attw = join(REPO, 'node_modules/.bin/attw');
+  // Its exit code follows the profile; the JSON lists the ignored resolutions' problems too.
+  const { stdout } = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json'], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+  const report = JSON.parse(stdout) as { problems: Record<string, { kind: string; entrypoint: string; resolutionKind?: string }[]> };
+  const ignored = ['node10', 'node16-cjs']; // the ESM-only profile: no CommonJS consumer
+  const problems = Object.values(report.problems).flat().filter((p) => !ignored.includes(p.resolutionKind ?? ''));
+  assert.deepEqual(problems.map((p) => `${p.entrypoint}: ${p.kind} (${p.resolutionKind})`), []);
+});
