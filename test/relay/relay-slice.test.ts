@@ -312,7 +312,6 @@ describe('the allowlist', () => {
       ['POST', '/audio-to-text'],
       ['POST', '/completion-messages'],
       ['GET', '/messages/abc/suggested'],
-      ['GET', '/info'],
       ['GET', '/meta'],
       ['POST', '/parameters'],
       ['GET', '/workflows/run'],

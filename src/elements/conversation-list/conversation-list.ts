@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
-import type { Conversation, ConversationSort } from '../../protocol/index.js';
+import { CONVERSATION_MODES, type Conversation, type ConversationSort } from '../../protocol/index.js';
 import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
 import { format } from '../shared/terms.js';
 import { styles } from './conversation-list.styles.js';
@@ -69,6 +69,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @cssstate ready - Conversations are listed.
  * @cssstate empty - The user has no conversations.
  * @cssstate error - Loading failed; a retry button is shown.
+ * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
+ * @csspart other-mode - What it says then (a polite live region).
  */
 export class ConversationList extends PagedCompanion<Conversation> {
   static override styles = styles;
@@ -89,6 +91,8 @@ export class ConversationList extends PagedCompanion<Conversation> {
   infiniteScroll = false;
 
   protected override reloadOn = ['sessionUrl', 'sortBy', 'pageSize'];
+  protected override modes = CONVERSATION_MODES;
+  protected override otherMode = 'appNoConversations' as const;
   /** Index of the option the keyboard is on. */
   #active = 0;
   #mode: '' | 'rename' | 'delete' = '';

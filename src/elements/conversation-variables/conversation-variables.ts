@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query } from '../../client/transport.js';
-import type { ConversationVariable } from '../../protocol/index.js';
+import { VARIABLE_MODES, type ConversationVariable } from '../../protocol/index.js';
 import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
 import { styles } from './conversation-variables.styles.js';
 
@@ -52,6 +52,8 @@ import { styles } from './conversation-variables.styles.js';
  * @cssstate ready - Variables are listed.
  * @cssstate empty - No conversation, or no variables (matching the filter).
  * @cssstate error - Loading failed; a retry button is shown.
+ * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
+ * @csspart other-mode - What it says then (a polite live region).
  */
 export class ConversationVariables extends PagedCompanion<ConversationVariable> {
   static override styles = styles;
@@ -66,6 +68,8 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
   filter = '';
 
   protected override reloadOn = ['sessionUrl', 'conversationId', 'filter', 'pageSize'];
+  protected override modes = VARIABLE_MODES;
+  protected override otherMode = 'appNoVariables' as const;
   /** Errors at fields, by variable id (`filter` for the filter). */
   #errors = new Map<string, string>();
   #debounce = 0;

@@ -1,5 +1,5 @@
 import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { FeedbackRating, Message, Page } from '../../protocol/index.js';
+import { FEEDBACK_MODES, type FeedbackRating, type Message, type Page } from '../../protocol/index.js';
 import { Companion, seg, type CompanionEvent } from '../shared/companion.js';
 import { styles } from './message-feedback.styles.js';
 
@@ -53,6 +53,8 @@ export interface FeedbackDetail {
  * @cssstate unrated - No feedback.
  * @cssstate sending - Feedback is on its way.
  * @cssstate error - Reading the current feedback failed; a retry button is shown.
+ * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
+ * @csspart other-mode - What it says then (a polite live region).
  */
 export class MessageFeedback extends Companion {
   static override styles = styles;
@@ -70,6 +72,8 @@ export class MessageFeedback extends Companion {
   rating: FeedbackRating | '' = '';
 
   protected override reloadOn = ['sessionUrl', 'messageId', 'conversationId'];
+  protected override modes = FEEDBACK_MODES;
+  protected override otherMode = 'appNoFeedback' as const;
   #commenting = false;
 
   protected override willUpdate(changed: PropertyValues): void {
