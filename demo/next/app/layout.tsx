@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 
-export const metadata = { title: 'hitl-elements: Next.js example' };
+// No favicon request (a 404 in the console).
+export const metadata = { title: 'hitl-elements: Next.js example', icons: { icon: 'data:,' } };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
