@@ -5,8 +5,8 @@
  * and the README say they are.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -69,4 +69,30 @@ test('@arethetypeswrong/cli finds no problem (ESM-only profile), every entry typ
   const ignored = ['node10', 'node16-cjs']; // the ESM-only profile: no CommonJS consumer
   const problems = Object.values(report.problems).flat().filter((p) => !ignored.includes(p.resolutionKind ?? ''));
   assert.deepEqual(problems.map((p) => `${p.entrypoint}: ${p.kind} (${p.resolutionKind})`), []);
+});
+
+test('`npx hitl-service` starts the embedded service from the installed package, with its default fixture', async () => {
+  // The tarball unpacked as npm installs it, its dependencies beside it.
+  const installed = join(work, 'installed');
+  mkdirSync(installed);
+  await run('tar', ['-xzf', tarball, '-C', installed]);
+  symlinkSync(join(REPO, 'node_modules'), join(installed, 'node_modules'), 'dir');
+  const bin = (JSON.parse(readFileSync(join(installed, 'package/package.json'), 'utf8')) as { bin: Record<string, string> }).bin['hitl-service']!;
+  const child = spawn(process.execPath, [join(installed, 'package', bin), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.stderr.on('data', (d) => (out += d));
+      child.once('exit', (code) => reject(new Error(`hitl-service exited (${code}): ${out}`)));
+    });
+    const info = await fetch(`${url}/info`, { headers: { authorization: 'Bearer app-demo-workflow' } });
+    assert.equal(((await info.json()) as { mode: string }).mode, 'workflow');
+  } finally {
+    child.kill('SIGTERM');
+  }
 });
