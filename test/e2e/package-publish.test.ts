@@ -12,7 +12,11 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { createHostBackend } from '../../demo/host-backend.js';
+import { launchChromium } from '../helpers/chromium.js';
+import { E2E_FIXTURE } from './helpers/examples.js';
 import { builtPackage, REPO } from './helpers/package-build.js';
+import { serveSite } from './helpers/site.js';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string; version: string; files: string[]; private?: boolean; scripts: Record<string, string> };
@@ -71,14 +75,53 @@ test('@arethetypeswrong/cli finds no problem (ESM-only profile), every entry typ
   assert.deepEqual(problems.map((p) => `${p.entrypoint}: ${p.kind} (${p.resolutionKind})`), []);
 });
 
+let unpacked: Promise<string> | undefined;
+/** The tarball unpacked as npm installs it (`<dir>/package`), its dependencies beside it. */
+function installed(): Promise<string> {
+  unpacked ??= (async () => {
+    const dir = join(work, 'installed');
+    mkdirSync(dir);
+    await run('tar', ['-xzf', tarball, '-C', dir]);
+    symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    return dir;
+  })();
+  return unpacked;
+}
+
+test('from a CDN path (…/hitl-elements@<version>/dist/hitl-elements.js) the bundle loads its locale files from beside itself', async () => {
+  const dir = await installed();
+  const backend = await createHostBackend({ servicePort: 0, fixturePath: E2E_FIXTURE });
+  const cdn = `/npm/hitl-elements@${pkg.version}/`;
+  const site = await serveSite(backend, {
+    pages: {
+      // No session-url: each element says so, in the page's language, from the locale files the bundle loads.
+      '/ja.html': `<!doctype html><html lang="ja"><head><meta charset="utf-8"><title>t</title><link rel="icon" href="data:,"><script src="${cdn}dist/hitl-elements.js"></script></head><body><human-input-form></human-input-form><conversation-list></conversation-list></body></html>`,
+    },
+    folders: { [cdn]: join(dir, 'package') },
+  });
+  const browser = await launchChromium();
+  try {
+    const tab = await browser.newPage();
+    const locales = [`${cdn}dist/hitl-elements.ja.js`, `${cdn}dist/hitl-elements.companions.ja.js`].map((path) =>
+      tab.waitForResponse((r) => new URL(r.url()).pathname === path && r.status() === 200, { timeout: 10_000 }),
+    );
+    await tab.goto(`${site.url}/ja.html`);
+    await Promise.all(locales);
+    // Elements created once the terms are in say it in Japanese.
+    await tab.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<human-input-form id="later"></human-input-form><conversation-list id="later-list"></conversation-list>'));
+    await tab.locator('#later').getByText('フォームを読み込めません：session-url 属性が指定されていません。').waitFor({ timeout: 10_000 });
+    await tab.locator('#later-list').getByText('読み込めません：session-url 属性が指定されていません。').waitFor({ timeout: 10_000 });
+  } finally {
+    await browser.close();
+    await site.close();
+    await backend.close();
+  }
+});
+
 test('`npx hitl-service` starts the embedded service from the installed package, with its default fixture', async () => {
-  // The tarball unpacked as npm installs it, its dependencies beside it.
-  const installed = join(work, 'installed');
-  mkdirSync(installed);
-  await run('tar', ['-xzf', tarball, '-C', installed]);
-  symlinkSync(join(REPO, 'node_modules'), join(installed, 'node_modules'), 'dir');
-  const bin = (JSON.parse(readFileSync(join(installed, 'package/package.json'), 'utf8')) as { bin: Record<string, string> }).bin['hitl-service']!;
-  const child = spawn(process.execPath, [join(installed, 'package', bin), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const dir = await installed();
+  const bin = (JSON.parse(readFileSync(join(dir, 'package/package.json'), 'utf8')) as { bin: Record<string, string> }).bin['hitl-service']!;
+  const child = spawn(process.execPath, [join(dir, 'package', bin), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
