@@ -1,6 +1,8 @@
 // What `custom-elements.json` (generated from the elements' JSDoc) turns into: the API reference
-// (docs/api.md) and the React 19 JSX typings (dist/types/react.d.ts). Both are derived for every
-// element in the manifest, so a new element needs nothing here.
+// (docs/api.md), the React 19 JSX typings (dist/types/react.d.ts) and the Vue 3 typings
+// (dist/types/vue.d.ts). All are derived for every element in the manifest, so a new element
+// needs nothing here. (The IDE data and the Svelte, Solid and JSX typings come from the wc-toolkit
+// generators, plugins in custom-elements-manifest.config.mjs.)
 //
 // `node scripts/api-reference.mjs` rewrites docs/api.md from the committed manifest (`npm run
 // analyze` does this after refreshing the manifest).

@@ -1,6 +1,7 @@
 // `npm run build`: the ESM package with .d.ts (tsc), the script-tag bundle (Vite), the
-// custom-elements manifest, the API reference and React JSX typings derived from it, and the
-// bundle's size checked against its budget.
+// custom-elements manifest with the IDE data and framework typings derived from it (the analyzer's
+// plugins; React and Vue typings and the API reference from api-reference.mjs), and the bundle's
+// size checked against its budget.
 //
 // `--out-dir DIR` builds the package into DIR instead of dist/ and leaves the committed files
 // (custom-elements.json, docs/api.md) alone: DIR gets its own manifest and api.md. Tests use it to
