@@ -108,7 +108,7 @@ test('from a CDN path (…/hitl-elements@<version>/dist/hitl-elements.js) the bu
     await tab.goto(`${site.url}/ja.html`);
     await Promise.all(locales);
     // Elements created once the terms are in say it in Japanese.
-    await tab.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<human-input-form id="later"></human-input-form><conversation-list id="later-list"></conversation-list>'));
+    await tab.locator('body').evaluate((body) => body.insertAdjacentHTML('beforeend', '<human-input-form id="later"></human-input-form><conversation-list id="later-list"></conversation-list>'));
     await tab.locator('#later').getByText('フォームを読み込めません：session-url 属性が指定されていません。').waitFor({ timeout: 10_000 });
     await tab.locator('#later-list').getByText('読み込めません：session-url 属性が指定されていません。').waitFor({ timeout: 10_000 });
   } finally {
