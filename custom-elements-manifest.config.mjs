@@ -35,6 +35,8 @@ function shippedPaths(node) {
  * The generators wrap an event's type in `CustomEvent<…>` (they read it as the detail's type): they
  * get a view of the manifest where a `CompanionEvent<T>` says `T`, and an event of its own class
  * (whose data are fields, not `detail`) says nothing. The manifest itself keeps the event class.
+ * The detail's named types are written as `import('./index.js').T`: the generators import each
+ * plain type name once per element, so a type two elements share (`ErrorBody`) was imported twice.
  */
 function generatorView(plugin) {
   return {
@@ -44,7 +46,7 @@ function generatorView(plugin) {
       for (const declaration of view.modules.flatMap((m) => m.declarations ?? [])) {
         for (const event of declaration.events ?? []) {
           const detail = /^CompanionEvent<(.*)>$/.exec(event.type?.text ?? '')?.[1];
-          if (detail && detail !== 'unknown') event.type = { text: detail };
+          if (detail && detail !== 'unknown') event.type = { text: detail.replace(/\b[A-Z]\w*/g, (name) => `import('./index.js').${name}`) };
           else delete event.type;
         }
       }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -138,4 +138,15 @@ test('`npx hitl-service` starts the embedded service from the installed package,
   } finally {
     child.kill('SIGTERM');
   }
+});
+
+test('the generated React, Vue and JSX typings type-check as shipped (library checks on)', async () => {
+  const dir = await installed();
+  // Svelte's and Solid's typings need those frameworks' own types, which this project does not install.
+  const files = ['react', 'vue', 'jsx'].map((name) => join(dir, 'package/dist/types', `${name}.d.ts`));
+  const config = join(dir, 'tsconfig.typings.json');
+  writeFileSync(config, JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files }));
+  await run(join(REPO, 'node_modules/.bin/tsc'), ['-p', config]).catch((error: { stdout?: string }) => {
+    assert.fail(`the typings do not type-check:\n${error.stdout}`);
+  });
 });
