@@ -1,11 +1,66 @@
 // The manifest is generated from the elements' JSDoc, never from dist/. The shared modules are
 // analyzed too, so the elements that extend a base class there list the members they inherit,
-// and then left out: the manifest describes the elements.
+// and then left out: the manifest describes the elements. The IDE data and the Svelte, Solid and
+// JSX (Preact, Stencil) typings are generated from it by the wc-toolkit generators (plugins below),
+// into the package's dist/. React's and Vue's come from scripts/api-reference.mjs instead: their
+// generators type every event as `CustomEvent<detail>` (ours are classes of their own, such as
+// `RunFinishedEvent`), and custom-element-vuejs-integration 1.4 keys props by attribute name
+// (`session-url`, `onform-shown`) where vue-tsc looks them up camelized (`sessionUrl`,
+// `onFormShown`), so under `strictTemplates` every attribute failed.
+import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
+import { customElementJsxPlugin } from 'custom-element-jsx-integration';
+import { customElementSolidJsPlugin } from 'custom-element-solidjs-integration';
+import { customElementSveltePlugin } from 'custom-element-svelte-integration';
+import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+
+// A test writes to a temporary folder to check that the committed manifest is current; the build
+// into another folder (`scripts/build.mjs --out-dir`) puts the manifest and its derivatives there.
+const manifestDir = process.env.CEM_OUTDIR ?? '.';
+const distDir = process.env.CEM_OUTDIR ?? 'dist';
+const typesDir = `${distDir}/types`;
+
+/** `src/elements/x/x.ts` → `dist/elements/x/x.js`: tools read the manifest from the installed package, which ships dist/. */
+const shipped = (path) => path.replace(/^\/?src\/(.*)\.[jt]s$/, 'dist/$1.js');
+
+function shippedPaths(node) {
+  if (Array.isArray(node)) return node.forEach(shippedPaths);
+  if (!node || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'path' || key === 'module') && typeof value === 'string') node[key] = shipped(value);
+    else shippedPaths(value);
+  }
+}
+
+/**
+ * The generators wrap an event's type in `CustomEvent<…>` (they read it as the detail's type): they
+ * get a view of the manifest where a `CompanionEvent<T>` says `T`, and an event of its own class
+ * (whose data are fields, not `detail`) says nothing. The manifest itself keeps the event class.
+ * The detail's named types are written as `import('./index.js').T`: the generators import each
+ * plain type name once per element, so a type two elements share (`ErrorBody`) was imported twice.
+ */
+function generatorView(plugin) {
+  return {
+    ...plugin,
+    packageLinkPhase({ customElementsManifest, context }) {
+      const view = structuredClone(customElementsManifest);
+      for (const declaration of view.modules.flatMap((m) => m.declarations ?? [])) {
+        for (const event of declaration.events ?? []) {
+          const detail = /^CompanionEvent<(.*)>$/.exec(event.type?.text ?? '')?.[1];
+          if (detail && detail !== 'unknown') event.type = { text: detail.replace(/\b[A-Z]\w*/g, (name) => `import('./index.js').${name}`) };
+          else delete event.type;
+        }
+      }
+      return plugin.packageLinkPhase({ customElementsManifest: view, context });
+    },
+  };
+}
+
+const generated = { outdir: typesDir, globalTypePath: './index.js', hideLogs: true };
+
 export default {
   globs: ['src/elements/**/*.ts'],
   exclude: ['src/elements/**/*.styles.ts'],
-  // A test writes to a temporary folder to check that the committed manifest is current.
-  outdir: process.env.CEM_OUTDIR ?? '.',
+  outdir: manifestDir,
   litelement: true,
   dependencies: false,
   packagejson: false,
@@ -27,13 +82,40 @@ export default {
           });
           for (const e of module.exports ?? []) {
             const base = anonymous.get(e.declaration?.name);
-            if (base) e.declaration = { name: base.name, module: base.module.replace(/^\//, '').replace(/\.js$/, '.ts') };
+            if (base) e.declaration = { name: base.name, module: base.module };
+          }
+          // The analyzer also lists events it infers from `dispatchEvent(new X(a, b))`, named after
+          // X's first argument (`actionId`, `type`, `undefined`): the documented (`@fires`) ones are
+          // the element's events.
+          for (const d of module.declarations) if (d.events) d.events = d.events.filter((e) => e.name && e.description);
+        }
+        // The analyzer says a re-export (`export { X }` in a define module) is declared where it is
+        // re-exported, and misses the tags a define function registers: both point at the class.
+        const declaredIn = new Map();
+        for (const m of customElementsManifest.modules) for (const d of m.declarations ?? []) declaredIn.set(d.name, m.path);
+        for (const module of customElementsManifest.modules) {
+          for (const e of module.exports ?? []) {
+            const home = declaredIn.get(e.declaration?.name);
+            if (home && e.declaration.module.replace(/^\//, '') === module.path && home !== module.path) e.declaration.module = home;
+          }
+          if (!module.path.endsWith('/define.ts') || module.exports.some((e) => e.kind === 'custom-element-definition')) continue;
+          const folder = module.path.replace(/define\.ts$/, '');
+          for (const m of customElementsManifest.modules.filter((x) => x.path.startsWith(folder))) {
+            for (const d of m.declarations ?? []) {
+              if (d.customElement && d.tagName) module.exports.push({ kind: 'custom-element-definition', name: d.tagName, declaration: { name: d.name, module: m.path } });
+            }
           }
         }
+        shippedPaths(customElementsManifest.modules);
         // The analyzer reads files concurrently, so its module order varies from run to run; a
         // committed manifest that is checked to be current needs one order.
         customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       },
     },
+    customElementVsCodePlugin({ outdir: distDir, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json', hideLogs: true }),
+    customElementJetBrainsPlugin({ outdir: distDir, packageJson: false, hideLogs: true }),
+    generatorView(customElementSveltePlugin({ ...generated, fileName: 'svelte.d.ts' })),
+    generatorView(customElementSolidJsPlugin({ ...generated, fileName: 'solid.d.ts' })),
+    generatorView(customElementJsxPlugin({ ...generated, fileName: 'jsx.d.ts' })),
   ],
 };

@@ -73,7 +73,12 @@ function localeFiles(): Plugin {
 }
 
 export default defineConfig({
-  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  define: {
+    'process.env.NODE_ENV': JSON.stringify('production'),
+    // The bundle runs in a browser (its banner below checks once): the define modules' own Node
+    // guards fold away.
+    'typeof document': JSON.stringify('object'),
+  },
   plugins: [minifyLitCss(), minifyLitHtml(), localeFiles()],
   resolve: {
     // An IIFE cannot split chunks: the bundle loads locales as files beside itself instead.
@@ -89,6 +94,11 @@ export default defineConfig({
     minify: true,
     sourcemap: true,
     reportCompressedSize: false,
+    rolldownOptions: {
+      // Imported in Node (`hitl-elements/script` in a server build), the bundle does nothing: the
+      // browser registers the tags.
+      output: { banner: "if(typeof document<'u'){", footer: '}' },
+    },
     lib: {
       entry: 'src/elements/define-all.ts',
       formats: ['iife'],

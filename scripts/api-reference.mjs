@@ -1,6 +1,8 @@
 // What `custom-elements.json` (generated from the elements' JSDoc) turns into: the API reference
-// (docs/api.md) and the React 19 JSX typings (dist/types/react.d.ts). Both are derived for every
-// element in the manifest, so a new element needs nothing here.
+// (docs/api.md), the React 19 JSX typings (dist/types/react.d.ts) and the Vue 3 typings
+// (dist/types/vue.d.ts). All are derived for every element in the manifest, so a new element
+// needs nothing here. (The IDE data and the Svelte, Solid and JSX typings come from the wc-toolkit
+// generators, plugins in custom-elements-manifest.config.mjs.)
 //
 // `node scripts/api-reference.mjs` rewrites docs/api.md from the committed manifest (`npm run
 // analyze` does this after refreshing the manifest).
@@ -23,7 +25,7 @@ export function elementsOf(manifest) {
       const members = declaration.members ?? [];
       const isPublic = (m) => !m.privacy && !m.static && !m.name.startsWith('#');
       const folder = dirname(module.path);
-      const defineModule = manifest.modules.find((m) => m.path === `${folder}/define.ts`);
+      const defineModule = manifest.modules.find((m) => m.path === `${folder}/define.js`);
       return {
         tag: declaration.tagName,
         className: declaration.name,
@@ -48,21 +50,22 @@ export function elementsOf(manifest) {
         cssStates: declaration.cssStates ?? [],
         defineFunctions: (defineModule?.declarations ?? []).filter((d) => d.kind === 'function'),
         classExport: exportFor(module.path),
-        defineExport: exportFor(`${folder}/define.ts`),
+        defineExport: exportFor(`${folder}/define.js`),
       };
     });
 }
 
-/** The package export (`hitl-elements/…`) whose ESM file is the build of `sourcePath`, if any. */
-function exportFor(sourcePath) {
-  const built = `./dist/${sourcePath.replace(/^src\//, '').replace(/\.ts$/, '.js')}`;
+/** The package export (`hitl-elements/…`) whose ESM file is `modulePath` (the manifest names shipped files), if any. */
+function exportFor(modulePath) {
+  const built = `./${modulePath}`;
   const entry = Object.entries(PACKAGE.exports).find(([, target]) => (typeof target === 'string' ? target : target.import) === built);
   return entry ? `${PACKAGE.name}${entry[0].slice(1)}` : undefined;
 }
 
 const cell = (text = '') => String(text).replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 const code = (text) => (text ? `\`${cell(text)}\`` : '');
-const eventClass = (event) => event.type?.text ?? /`(\w+Event)`/.exec(event.description)?.[1];
+/** The event's class: its type without type arguments (`CompanionEvent<Conversation>` → `CompanionEvent`). */
+const eventClass = (event) => event.type?.text.replace(/<.*$/, '');
 
 function table(headings, rows) {
   if (!rows.length) return [];
@@ -123,7 +126,7 @@ export function apiMarkdown(manifest) {
         'Events',
         ['Event', 'Type', 'Description'],
         // The class named in the description moves to its own column.
-        e.events.map((ev) => [code(ev.name), code(ev.className), cell(ev.description.replace(/\s*\(`\w+Event`\)/, ''))]),
+        e.events.map((ev) => [code(ev.name), code(ev.type?.text), cell(ev.description.replace(/\s*\(`\w+Event`\)/, ''))]),
       ),
       ...section('Slots', ['Slot', 'Description'], e.slots.map((s) => [s.name ? code(s.name) : '(default)', cell(s.description)])),
       ...section('CSS parts', ['Part', 'Description'], e.cssParts.map((p) => [code(p.name), cell(p.description)])),
@@ -145,29 +148,21 @@ const typeName = (tag) => tag.replace(/(^|-)(\w)/g, (_, __, c) => c.toUpperCase(
  */
 export function reactTypings(manifest) {
   const elements = elementsOf(manifest);
-  const toBuilt = (path) => `./${path.replace(/^src\//, '').replace(/\.ts$/, '.js')}`;
-  // Each event is typed by its own class where the manifest names one, else by the global
-  // HTMLElementEventMap, else as a plain Event.
-  const imports = new Map();
-  const use = (name, path) => imports.set(toBuilt(path), [...new Set([...(imports.get(toBuilt(path)) ?? []), name])]);
-  for (const e of elements) {
-    use(e.className, e.modulePath);
-    for (const ev of e.events) if (ev.classModule) use(ev.className, ev.classModule);
-  }
   const lines = [
     '// Generated from custom-elements.json by scripts/api-reference.mjs: JSX typings for React 19.',
     "// Use: `import type {} from 'hitl-elements/react';` once in your app (or list it in tsconfig \"types\").",
     "import type { DetailedHTMLProps, HTMLAttributes } from 'react';",
-    ...[...imports].map(([path, names]) => `import type { ${names.join(', ')} } from '${path}';`),
+    ...typeHeader(elements),
     '',
-    'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | string : string;',
-    'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : Event;',
-    '',
-    "/** A custom element's React props: its attributes, its writable properties, and `on<event-name>` listeners. */",
-    'export type CustomElementProps<E extends HTMLElement, Attributes extends string, Fields extends { [A in Attributes]: keyof E }, Properties extends keyof E, Events extends object> = Omit<',
+    '/**',
+    " * A custom element's React props: its attributes, its writable properties, and `on<event-name>`",
+    ' * listeners. The attributes documented as required are required: TypeScript checks no unknown',
+    ' * hyphenated JSX attribute, so a misspelled `session-url` is caught as the required one missing.',
+    ' */',
+    'export type CustomElementProps<E extends HTMLElement, Attributes extends string, Fields extends { [A in Attributes]: keyof E }, Properties extends keyof E, Events extends object, Required extends Attributes = never> = Omit<',
     '  DetailedHTMLProps<HTMLAttributes<E>, E>,',
     '  Attributes | Properties | `on${keyof Events & string}`',
-    '> & { [A in Attributes]?: AttributeValue<E[Fields[A]]> } & { [P in Properties]?: E[P] } & { [K in keyof Events & string as `on${K}`]?: (event: Events[K]) => void };',
+    '> & { [A in Exclude<Attributes, Required>]?: AttributeValue<E[Fields[A]]> } & { [A in Required]: AttributeValue<E[Fields[A]]> } & { [P in Properties]?: E[P] } & { [K in keyof Events & string as `on${K}`]?: (event: Events[K]) => void };',
     '',
   ];
   for (const e of elements) {
@@ -177,7 +172,6 @@ export function reactTypings(manifest) {
     const properties = e.properties.filter((p) => !p.readonly).map((p) => p.name);
     for (const f of attributeFields) if (f && !properties.includes(f)) properties.push(f);
     const union = (names) => (names.length ? names.map((n) => `'${n}'`).join(' | ') : 'never');
-    const eventType = (ev) => (ev.classModule ? ev.className : `EventOf<'${ev.name}'>`);
     lines.push(
       `/** \`<${e.tag}>\`${e.summary ? `: ${e.summary.trim()}` : ''} */`,
       `export type ${typeName(e.tag)}Props = CustomElementProps<`,
@@ -185,7 +179,8 @@ export function reactTypings(manifest) {
       `  ${union(kebab.map((a) => a.name))},`,
       `  { ${kebab.map((a) => `'${a.name}': '${a.fieldName}'; `).join('')}},`,
       `  ${union(properties)},`,
-      `  { ${e.events.map((ev) => `'${ev.name}': ${eventType(ev)}; `).join('')}}`,
+      `  { ${e.events.map((ev) => `'${ev.name}': ${eventType(ev)}; `).join('')}},`,
+      `  ${union(kebab.filter(isRequired).map((a) => a.name))}`,
       '>;',
       '',
     );
@@ -200,6 +195,64 @@ export function reactTypings(manifest) {
     '}',
     '',
   );
+  return lines.join('\n');
+}
+
+/** `.d.ts` lines both framework typings start with: the classes they name, and the value types. */
+function typeHeader(elements) {
+  // Each event is typed by its own class where the manifest names one, else by the global
+  // HTMLElementEventMap (which the element modules extend), else as a plain Event.
+  const toBuilt = (path) => `./${path.replace(/^dist\//, '')}`;
+  const imports = new Map();
+  const use = (name, path) => imports.set(toBuilt(path), [...new Set([...(imports.get(toBuilt(path)) ?? []), name])]);
+  for (const e of elements) {
+    use(e.className, e.modulePath);
+    for (const ev of e.events) if (ev.classModule) use(ev.className, ev.classModule);
+  }
+  return [
+    ...[...imports].map(([path, names]) => `import type { ${names.join(', ')} } from '${path}';`),
+    '',
+    // A string-literal union (`draft-storage`) stays that union, so a value outside it does not compile.
+    'type AttributeValue<T> = T extends boolean ? boolean : T extends number ? number | `${number}` : T extends string ? T : string;',
+    'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : Event;',
+  ];
+}
+
+const eventType = (ev) => (ev.classModule ? ev.className : `EventOf<'${ev.name}'>`);
+/** Attributes whose description says `Required:` (an element without them shows an error). */
+const isRequired = (attribute) => /\bRequired:/.test(attribute.description ?? '');
+const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+const doc = (text) => (text ? `  /** ${text.trim().replace(/\*\//g, '*\\/').replace(/\s*\n\s*/g, ' ')} */` : undefined);
+
+/**
+ * dist/types/vue.d.ts: every tag in Vue's `GlobalComponents`, so vue-tsc checks templates. Vue
+ * normalizes `session-url` to `sessionUrl` and `@form-shown` to `onFormShown` before it checks
+ * them, so the props are camelCase; a required attribute is required, and with
+ * `strictTemplates` an unknown one is an error.
+ */
+export function vueTypings(manifest) {
+  const elements = elementsOf(manifest);
+  const lines = [
+    '// Generated from custom-elements.json by scripts/api-reference.mjs: Vue 3 typings (GlobalComponents).',
+    "// Use: `import type {} from 'hitl-elements/vue';` once in your app (e.g. in env.d.ts).",
+    "import type { DefineComponent } from 'vue';",
+    ...typeHeader(elements),
+    '',
+  ];
+  for (const e of elements) {
+    const props = [];
+    const seen = new Set();
+    for (const a of e.attributes) {
+      const field = a.fieldName ?? camel(a.name);
+      seen.add(field);
+      // Vue sets a bound value as the property when the element has one (`:inputs="{…}"`).
+      props.push(doc(a.description), `  ${field}${isRequired(a) ? '' : '?'}: ${e.className}['${field}'] | AttributeValue<${e.className}['${field}']>;`);
+    }
+    for (const p of e.properties.filter((p) => !p.readonly && !seen.has(p.name))) props.push(doc(p.description), `  ${p.name}?: ${e.className}['${p.name}'];`);
+    for (const ev of e.events) props.push(doc(ev.description), `  on${camel(`-${ev.name}`)}?: (event: ${eventType(ev)}) => void;`);
+    lines.push(`/** \`<${e.tag}>\`${e.summary ? `: ${e.summary.trim()}` : ''} */`, `export interface ${typeName(e.tag)}Props {`, ...props.filter(Boolean), '}', '');
+  }
+  lines.push("declare module 'vue' {", '  interface GlobalComponents {', ...elements.map((e) => `    '${e.tag}': DefineComponent<${typeName(e.tag)}Props>;`), '  }', '}', '');
   return lines.join('\n');
 }
 

@@ -1,6 +1,7 @@
 // `npm run build`: the ESM package with .d.ts (tsc), the script-tag bundle (Vite), the
-// custom-elements manifest, the API reference and React JSX typings derived from it, and the
-// bundle's size checked against its budget.
+// custom-elements manifest with the IDE data and framework typings derived from it (the analyzer's
+// plugins; React and Vue typings and the API reference from api-reference.mjs), and the bundle's
+// size checked against its budget.
 //
 // `--out-dir DIR` builds the package into DIR instead of dist/ and leaves the committed files
 // (custom-elements.json, docs/api.md) alone: DIR gets its own manifest and api.md. Tests use it to
@@ -10,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_REFERENCE, apiMarkdown, reactTypings, write } from './api-reference.mjs';
+import { API_REFERENCE, apiMarkdown, reactTypings, vueTypings, write } from './api-reference.mjs';
 import { checkBundleSize } from './bundle-size.mjs';
 
 const { values } = parseArgs({ options: { 'out-dir': { type: 'string' }, 'no-budget': { type: 'boolean' } } });
@@ -29,7 +30,9 @@ run(bin('cem'), ['analyze'], isolated ? { CEM_OUTDIR: relative('.', outDir) } : 
 const manifest = JSON.parse(readFileSync(join(isolated ? outDir : '.', 'custom-elements.json'), 'utf8'));
 write(isolated ? join(outDir, 'api.md') : API_REFERENCE, apiMarkdown(manifest));
 write(join(outDir, 'types', 'react.d.ts'), reactTypings(manifest));
-// `import 'hitl-elements/react'` must also resolve at run time: the entry is types only.
-write(join(outDir, 'react.js'), '// JSX typings only: see types/react.d.ts.\nexport {};\n');
+write(join(outDir, 'types', 'vue.d.ts'), vueTypings(manifest));
+// `import 'hitl-elements/react'` (and the other framework typings, written by the analyzer's
+// plugins) must also resolve at run time: those entries are types only.
+for (const name of ['react', 'vue', 'svelte', 'solid', 'jsx']) write(join(outDir, `${name}.js`), `// Typings only: see types/${name}.d.ts.\nexport {};\n`);
 
 if (!checkBundleSize(join(outDir, 'hitl-elements.js')) && !values['no-budget']) process.exit(1);

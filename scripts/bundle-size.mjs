@@ -8,9 +8,10 @@ export const BUNDLE = 'dist/hitl-elements.js';
  * fetch-event-source) take 32,670 B of it, the form with its four inputs (issue 5) brings that to
  * 44,216 B, and every element with the four companions (issue 6) to 51,901 B, so the two cannot
  * both hold. Until that is decided, the gate sits just above what every element needs today, so
- * any real growth still fails the build. README "Bundle budget" has the breakdown.
+ * any real growth still fails the build: companions that say when the app's mode does not serve
+ * them (issue 17) brought every element to 52,214 B. README "Bundle budget" has the breakdown.
  */
-export const BUDGET_BYTES = 52_000;
+export const BUDGET_BYTES = 52_250;
 
 export function checkBundleSize(file = BUNDLE) {
   const raw = readFileSync(file);

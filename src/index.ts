@@ -17,3 +17,5 @@ export { ConversationList } from './elements/conversation-list/conversation-list
 export { ConversationVariables } from './elements/conversation-variables/conversation-variables.js';
 export { MessageFeedback, type FeedbackDetail } from './elements/message-feedback/message-feedback.js';
 export { TtsPlayer } from './elements/tts-player/tts-player.js';
+// The types the elements' events carry as `detail` (named by custom-elements.json and the framework typings).
+export type { Conversation, ConversationVariable, ErrorBody } from './protocol/index.js';

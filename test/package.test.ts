@@ -75,10 +75,17 @@ test('no module outside the define modules registers a tag or imports one that d
 
 test('every ESM export is built from a source file', () => {
   for (const [entry, target] of Object.entries(pkg.exports)) {
-    if (typeof target === 'string') continue; // the bundle, the manifest, package.json
-    if (entry === './react') continue; // generated from the manifest by the build
+    if (typeof target === 'string' || entry === './script') continue; // the bundle, the manifest and IDE data, package.json
+    if (['./react', './vue', './svelte', './solid', './jsx'].includes(entry)) continue; // typings generated from the manifest by the build
     const source = target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts');
     assert.ok(existsSync(source), `${entry} → ${target.import} has no source ${source}`);
     assert.equal(target.types, target.import.replace(/^\.\/dist\//, './dist/types/').replace(/\.js$/, '.d.ts'), `${entry}: types do not sit beside the module`);
   }
+});
+
+test('TAG_NAMES (hitl-elements/tags) lists exactly the tags of custom-elements.json', async () => {
+  const { TAG_NAMES } = await import('../src/tags.js');
+  const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8')) as { modules: { declarations?: { tagName?: string }[] }[] };
+  const tags = manifest.modules.flatMap((m) => m.declarations ?? []).flatMap((d) => (d.tagName ? [d.tagName] : []));
+  assert.deepEqual([...TAG_NAMES].sort(), [...new Set(tags)].sort());
 });

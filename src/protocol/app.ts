@@ -16,6 +16,14 @@ export const APP_MODES: Readonly<Record<AppModeName, AppMode>> = {
   'Text Generator': 'completion',
 };
 
+/**
+ * Which app modes serve the companions' operations (the seed's availability table); another mode
+ * answers `400 not_chat_app`. Text to audio and the web settings serve every mode.
+ */
+export const CONVERSATION_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat', 'agent'];
+export const VARIABLE_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat'];
+export const FEEDBACK_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat', 'completion'];
+
 /** A page of a cursor-paged listing. */
 export interface Page<T> {
   data: T[];

@@ -130,7 +130,9 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
 
 export function createRelay(options: RelayOptions): Relay {
-  const signer = new SessionSigner(options.secret);
+  // Made at the first request, not here: a build (`next build`) imports the route without secrets.
+  let signer: SessionSigner | undefined;
+  const sessions = (): SessionSigner => (signer ??= new SessionSigner(options.secret));
   const app = options.app ?? 'default';
   const basePath = (options.basePath ?? '').replace(/\/$/, '');
   const upstream = options.upstreamUrl.replace(/\/$/, '');
@@ -175,7 +177,7 @@ export function createRelay(options: RelayOptions): Relay {
     const ttlSeconds = input.ttlSeconds ?? ttl;
     const problem = sessionInputProblem(input.user, input.runId, ttlSeconds);
     if (problem) throw new Error(problem);
-    const { token, expiresAt } = await signer.sign({ user: input.user, app, runId: input.runId }, ttlSeconds);
+    const { token, expiresAt } = await sessions().sign({ user: input.user, app, runId: input.runId }, ttlSeconds);
     return { token, expires_at: expiresAt, relay_url: options.publicUrl ?? (basePath || '/') };
   }
 
@@ -504,7 +506,7 @@ export function createRelay(options: RelayOptions): Relay {
     const header = request.headers.get('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     if (!match) return relayError(401, 'unauthorized', 'A session token is required: Authorization: Bearer <token>.', { 'WWW-Authenticate': 'Bearer realm="relay"' });
-    const result = await signer.verify(match[1]!, app);
+    const result = await sessions().verify(match[1]!, app);
     if (!result.ok) return relayError(401, result.code, result.message, { 'WWW-Authenticate': 'Bearer realm="relay", error="invalid_token"' });
     return result.claims;
   }

@@ -63,6 +63,7 @@ export const RELAY_ROUTES: readonly RelayRoute[] = [
   route('POST', '/text-to-audio', 'json', { streams: true }),
   // app settings
   route('GET', '/site', 'none', { runBound: true }),
+  route('GET', '/info', 'none'), // the app's mode: a companion says when the mode does not serve it
   route('GET', '/parameters', 'none', { runBound: true }),
 ];
 

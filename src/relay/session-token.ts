@@ -49,11 +49,11 @@ export class SessionSigner {
   readonly #keys: Promise<HmacKey[]>;
 
   constructor(secrets: string | readonly string[]) {
-    const list = typeof secrets === 'string' ? [secrets] : [...secrets];
+    const list: unknown[] = Array.isArray(secrets) ? [...secrets] : [secrets]; // an unset variable is `undefined`, not a list
     if (!list.length || list.some((s) => typeof s !== 'string' || s.length < 32)) {
       throw new Error('Relay session secrets must each be at least 32 characters long.');
     }
-    this.#keys = Promise.all(list.map((s) => crypto.subtle.importKey('raw', new TextEncoder().encode(s), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])));
+    this.#keys = Promise.all(list.map((s) => crypto.subtle.importKey('raw', new TextEncoder().encode(s as string), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])));
   }
 
   async sign(claims: { user: string; app: string; runId?: string }, ttlSeconds: number): Promise<{ token: string; expiresAt: number; sessionId: string }> {

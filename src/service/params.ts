@@ -2,17 +2,16 @@
  * Checks shared by the app routes: which app modes a route serves, `user`, and query values,
  * failing with the real service's codes and messages (pydantic-style text for shape errors).
  */
-import type { AppMode } from '../protocol/index.js';
+import { CONVERSATION_MODES, type AppMode } from '../protocol/index.js';
 import { DEFAULT_USER } from './end-users.js';
 import { ApiError, badParam, NOT_FOUND_TEXT } from './errors.js';
 import type { FixtureApp } from './fixture.js';
 
 const MODE_MESSAGE = 'Please check if your app mode matches the right API route.';
 
-export const CHAT_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat', 'agent'];
-/** The seed's availability table. */
-export const FEEDBACK_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat', 'completion'];
-export const VARIABLE_MODES: readonly AppMode[] = ['advanced-chat', 'chat', 'agent-chat'];
+/** The seed's availability table, shared with the elements. */
+export const CHAT_MODES = CONVERSATION_MODES;
+export { FEEDBACK_MODES, VARIABLE_MODES } from '../protocol/index.js';
 export const WORKFLOW_MODES: readonly AppMode[] = ['workflow', 'advanced-chat'];
 
 export function requireMode(app: FixtureApp, modes: readonly AppMode[], code: 'not_chat_app' | 'not_workflow_app' | 'not_completion_app' = 'not_chat_app'): void {

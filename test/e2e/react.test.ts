@@ -38,6 +38,26 @@ document.querySelector('conversation-list')?.addEventListener('conversation-sele
 document.querySelector('message-feedback')?.addEventListener('feedback-changed', (e) => e.detail.rating);
 `;
 
+/** What the JSX typings refuse: TypeScript checks no unknown hyphenated attribute, so `session-url` is required. */
+const JSX_CHECKS = `
+import type {} from 'hitl-elements/react';
+
+export const fine = [
+  <human-input-form session-url="/api/session" draft-storage="session" />,
+  <conversation-list session-url="/api/session" sort-by="-created_at" page-size={10} data-testid="list" />,
+];
+// @ts-expect-error: a misspelled session-url leaves the required one missing
+export const misspelled = <human-input-form sesion-url="/api/session" />;
+// @ts-expect-error: "cloud" is not a draft storage
+export const badStorage = <human-input-form session-url="/api/session" draft-storage="cloud" />;
+// @ts-expect-error: a companion needs its session-url too
+export const companion = <message-feedback sesion-url="/api/session" message-id="m1" />;
+// @ts-expect-error: not an order the list knows
+export const badSort = <conversation-list session-url="/api/session" sort-by="newest" />;
+// @ts-expect-error: the handler's event is a SubmittedEvent, which has no "nope"
+export const badHandler = <human-input-form session-url="/api/session" onsubmitted={(e) => e.nope} />;
+`;
+
 test('the example type-checks against the built package (its JSX typings type the props and events)', async () => {
   // Inside the built copy, `hitl-elements/…` resolves through its package.json, as once installed.
   const copy = mkdtempSync(join(tested.example.packageRoot, '.react-example-'));
@@ -48,6 +68,7 @@ test('the example type-checks against the built package (its JSX typings type th
       promisify(execFile)(join(REPO, 'node_modules/.bin/tsc'), ['-p', join(copy, project), '--skipLibCheck', 'false']).catch((error: { stdout?: string }) => {
         assert.fail(`tsc (${project}) found errors:\n${error.stdout}`);
       });
+    writeFileSync(join(copy, 'jsx-checks.tsx'), JSX_CHECKS);
     await tsc('tsconfig.json');
     // On its own (no JSX typings in the program to pull the event classes in): DOM lookups and
     // listeners get their element and event types from what the define module brings.

@@ -313,7 +313,6 @@ describe('the allowlist', () => {
         ['DELETE', `/datasets/${sampleId}/documents/${sampleId}/segments/${sampleId}`],
         ['GET', '/datasets/tags'],
         ['GET', `/workflows/run/${sampleId}`],
-        ['GET', '/info'],
         ['HEAD', '/site'],
         ['PATCH', '/site'],
         ['OPTIONS', '/site'],
@@ -359,6 +358,7 @@ describe('the allowlist', () => {
         'POST /messages/{message_id}/feedbacks',
         'POST /text-to-audio',
         'GET /site',
+        'GET /info',
         'GET /parameters',
       ],
     );

@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
-import type { Conversation, ConversationSort } from '../../protocol/index.js';
+import { CONVERSATION_MODES, type Conversation, type ConversationSort } from '../../protocol/index.js';
 import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
 import { format } from '../shared/terms.js';
 import { styles } from './conversation-list.styles.js';
@@ -26,14 +26,14 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @summary A user's conversations: paged, sortable, selectable, renamable.
  * @tag conversation-list
  *
- * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  * @attr {number} page-size - Items per page, 1 to 100 (default 20).
  *
- * @fires conversation-selected - A conversation was chosen; `detail` is the conversation (`CompanionEvent<Conversation>`).
- * @fires conversation-renamed - A rename succeeded; `detail` is the renamed conversation.
- * @fires before-conversation-delete - Cancelable, before a delete; `detail` is the conversation.
- * @fires conversation-deleted - A delete succeeded; `detail` is the deleted conversation.
- * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {CompanionEvent<Conversation>} conversation-selected - A conversation was chosen; `detail` is the conversation (`CompanionEvent<Conversation>`).
+ * @fires {CompanionEvent<Conversation>} conversation-renamed - A rename succeeded; `detail` is the renamed conversation.
+ * @fires {CompanionEvent<Conversation>} before-conversation-delete - Cancelable, before a delete; `detail` is the conversation.
+ * @fires {CompanionEvent<Conversation>} conversation-deleted - A delete succeeded; `detail` is the deleted conversation.
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
  *
  * @csspart container - The outer box.
  * @csspart sort - The sort order select (inside its `label`).
@@ -69,6 +69,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @cssstate ready - Conversations are listed.
  * @cssstate empty - The user has no conversations.
  * @cssstate error - Loading failed; a retry button is shown.
+ * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
+ * @csspart other-mode - What it says then (a polite live region).
  */
 export class ConversationList extends PagedCompanion<Conversation> {
   static override styles = styles;
@@ -89,6 +91,8 @@ export class ConversationList extends PagedCompanion<Conversation> {
   infiniteScroll = false;
 
   protected override reloadOn = ['sessionUrl', 'sortBy', 'pageSize'];
+  protected override modes = CONVERSATION_MODES;
+  protected override otherMode = 'appNoConversations' as const;
   /** Index of the option the keyboard is on. */
   #active = 0;
   #mode: '' | 'rename' | 'delete' = '';

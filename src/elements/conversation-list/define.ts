@@ -8,7 +8,8 @@ export function defineConversationList(tag = 'conversation-list', registry: Cust
   if (!registry.get(tag)) registry.define(tag, class extends ConversationList {});
 }
 
-defineConversationList();
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined') defineConversationList();
 
 declare global {
   interface HTMLElementTagNameMap {

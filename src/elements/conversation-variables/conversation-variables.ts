@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query } from '../../client/transport.js';
-import type { ConversationVariable } from '../../protocol/index.js';
+import { VARIABLE_MODES, type ConversationVariable } from '../../protocol/index.js';
 import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
 import { styles } from './conversation-variables.styles.js';
 
@@ -11,12 +11,12 @@ import { styles } from './conversation-variables.styles.js';
  * @summary A conversation's variables, viewed and edited.
  * @tag conversation-variables
  *
- * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  * @attr {number} page-size - Items per page, 1 to 100 (default 20).
  *
- * @fires before-variable-change - Cancelable, before a save; `detail` is `{variable, value}`.
- * @fires variable-changed - A save succeeded; `detail` is the updated variable.
- * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {CompanionEvent<{ variable: ConversationVariable; value: unknown }>} before-variable-change - Cancelable, before a save; `detail` is `{variable, value}`.
+ * @fires {CompanionEvent<ConversationVariable>} variable-changed - A save succeeded; `detail` is the updated variable.
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
  *
  * @csspart container - The outer box.
  * @csspart filter - The name filter (inside its `label`).
@@ -52,6 +52,8 @@ import { styles } from './conversation-variables.styles.js';
  * @cssstate ready - Variables are listed.
  * @cssstate empty - No conversation, or no variables (matching the filter).
  * @cssstate error - Loading failed; a retry button is shown.
+ * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
+ * @csspart other-mode - What it says then (a polite live region).
  */
 export class ConversationVariables extends PagedCompanion<ConversationVariable> {
   static override styles = styles;
@@ -66,6 +68,8 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
   filter = '';
 
   protected override reloadOn = ['sessionUrl', 'conversationId', 'filter', 'pageSize'];
+  protected override modes = VARIABLE_MODES;
+  protected override otherMode = 'appNoVariables' as const;
   /** Errors at fields, by variable id (`filter` for the filter). */
   #errors = new Map<string, string>();
   #debounce = 0;

@@ -8,7 +8,8 @@ export function defineConversationVariables(tag = 'conversation-variables', regi
   if (!registry.get(tag)) registry.define(tag, class extends ConversationVariables {});
 }
 
-defineConversationVariables();
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined') defineConversationVariables();
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -3,7 +3,8 @@ import { HitlFileList } from './hitl-file-list.js';
 
 export { HitlFileList };
 
-if (!customElements.get('hitl-file-list')) customElements.define('hitl-file-list', class extends HitlFileList {});
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined' && !customElements.get('hitl-file-list')) customElements.define('hitl-file-list', class extends HitlFileList {});
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -9,7 +9,7 @@ import { styles } from './hitl-file-list.styles.js';
  * @summary A form's file-list input.
  * @tag hitl-file-list
  *
- * @fires change - A file was added, uploaded, failed or removed.
+ * @fires {Event} change - A file was added, uploaded, failed or removed.
  *
  * @csspart label - The visible label.
  * @csspart files - The group of everything below the label; its description says whether the input is required and why its value is invalid.

@@ -42,7 +42,7 @@ const extensionOf = (name: string): string => /\.([^./]+)$/.exec(name)?.[1]?.toL
  * @summary A form's file input.
  * @tag hitl-file
  *
- * @fires change - A file was added, uploaded, failed or removed.
+ * @fires {Event} change - A file was added, uploaded, failed or removed.
  *
  * @csspart label - The visible label.
  * @csspart files - The group of everything below the label; its description says whether the input is required and why its value is invalid.

@@ -9,7 +9,7 @@ import { styles } from './hitl-paragraph.styles.js';
  * @summary A form's paragraph input.
  * @tag hitl-paragraph
  *
- * @fires input - The text changed (the native event of the inner textarea).
+ * @fires {Event} input - The text changed (the native event of the inner textarea).
  *
  * @csspart label - The visible label.
  * @csspart control - The textarea.

@@ -3,7 +3,8 @@ import { HitlSelect } from './hitl-select.js';
 
 export { HitlSelect };
 
-if (!customElements.get('hitl-select')) customElements.define('hitl-select', class extends HitlSelect {});
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined' && !customElements.get('hitl-select')) customElements.define('hitl-select', class extends HitlSelect {});
 
 declare global {
   interface HTMLElementTagNameMap {

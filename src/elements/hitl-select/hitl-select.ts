@@ -10,7 +10,7 @@ import { styles } from './hitl-select.styles.js';
  * @summary A form's select input.
  * @tag hitl-select
  *
- * @fires change - An option was chosen.
+ * @fires {Event} change - An option was chosen.
  *
  * @csspart label - The visible label.
  * @csspart control - The select.

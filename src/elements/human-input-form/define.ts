@@ -15,7 +15,8 @@ export function defineHumanInputForm(tag = 'human-input-form', registry: CustomE
   if (!registry.get(tag)) registry.define(tag, class extends HumanInputForm {});
 }
 
-defineHumanInputForm();
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined') defineHumanInputForm();
 
 declare global {
   interface HTMLElementTagNameMap {

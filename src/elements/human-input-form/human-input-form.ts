@@ -75,13 +75,13 @@ const live = new Set<HumanInputForm>();
  * @summary A workflow's human-input step, embeddable anywhere.
  * @tag human-input-form
  *
- * @fires form-shown - A form is on screen (`FormShownEvent`).
- * @fires before-submit - Cancelable, before a submission (`BeforeSubmitEvent`).
- * @fires submitted - The service accepted the submission (`SubmittedEvent`); always before the run's events that follow it.
- * @fires timed-out - The form expired, or the run timed it out (`TimedOutEvent`).
- * @fires run-finished - The run reached `workflow_finished` (`RunFinishedEvent`).
- * @fires form-error - A failure, with `{code, message, status}` (`FormErrorEvent`).
- * @fires run-event - Every raw run event; replays are not repeated (`RunEventEvent`).
+ * @fires {FormShownEvent} form-shown - A form is on screen (`FormShownEvent`).
+ * @fires {BeforeSubmitEvent} before-submit - Cancelable, before a submission (`BeforeSubmitEvent`).
+ * @fires {SubmittedEvent} submitted - The service accepted the submission (`SubmittedEvent`); always before the run's events that follow it.
+ * @fires {TimedOutEvent} timed-out - The form expired, or the run timed it out (`TimedOutEvent`).
+ * @fires {RunFinishedEvent} run-finished - The run reached `workflow_finished` (`RunFinishedEvent`).
+ * @fires {FormErrorEvent} form-error - A failure, with `{code, message, status}` (`FormErrorEvent`).
+ * @fires {RunEventEvent} run-event - Every raw run event; replays are not repeated (`RunEventEvent`).
  *
  * @csspart container - The outer box.
  * @csspart form - The form being answered.

@@ -8,7 +8,8 @@ export function defineMessageFeedback(tag = 'message-feedback', registry: Custom
   if (!registry.get(tag)) registry.define(tag, class extends MessageFeedback {});
 }
 
-defineMessageFeedback();
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined') defineMessageFeedback();
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,5 +1,5 @@
 import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { FeedbackRating, Message, Page } from '../../protocol/index.js';
+import { FEEDBACK_MODES, type FeedbackRating, type Message, type Page } from '../../protocol/index.js';
 import { Companion, seg, type CompanionEvent } from '../shared/companion.js';
 import { styles } from './message-feedback.styles.js';
 
@@ -19,11 +19,11 @@ export interface FeedbackDetail {
  * @summary Like / dislike buttons for one message, with an optional comment.
  * @tag message-feedback
  *
- * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  *
- * @fires before-feedback - Cancelable, before feedback is sent; `detail` is `{rating, content}` (`rating: null` revokes).
- * @fires feedback-changed - The service recorded it; `detail` is `{rating, content}`.
- * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {CompanionEvent<FeedbackDetail>} before-feedback - Cancelable, before feedback is sent; `detail` is `{rating, content}` (`rating: null` revokes).
+ * @fires {CompanionEvent<FeedbackDetail>} feedback-changed - The service recorded it; `detail` is `{rating, content}`.
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
  *
  * @csspart container - The outer box.
  * @csspart row - The row of buttons.
@@ -53,6 +53,8 @@ export interface FeedbackDetail {
  * @cssstate unrated - No feedback.
  * @cssstate sending - Feedback is on its way.
  * @cssstate error - Reading the current feedback failed; a retry button is shown.
+ * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
+ * @csspart other-mode - What it says then (a polite live region).
  */
 export class MessageFeedback extends Companion {
   static override styles = styles;
@@ -70,6 +72,8 @@ export class MessageFeedback extends Companion {
   rating: FeedbackRating | '' = '';
 
   protected override reloadOn = ['sessionUrl', 'messageId', 'conversationId'];
+  protected override modes = FEEDBACK_MODES;
+  protected override otherMode = 'appNoFeedback' as const;
   #commenting = false;
 
   protected override willUpdate(changed: PropertyValues): void {

@@ -11,12 +11,13 @@ export const COMPANION_KEYS = [
   'rename', 'del', 'confirmDelete', 'newName', 'save', 'deleted', 'saved', 'variables', 'filter',
   'noConversation', 'noVariables', 'badJson', 'readOnly', 'like', 'dislike', 'comment', 'send', 'thanks',
   'revoked', 'play', 'pause', 'stop', 'tapToPlay', 'progress', 'badFilter', 'badNumber', 'noSession',
+  'appNoConversations', 'appNoVariables', 'appNoFeedback',
 ] as const;
 
 export type CompanionTerms = Terms & Record<(typeof COMPANION_KEYS)[number], string>;
 
 const TABLES: Record<string, string | Record<string, string>> = {
-  en: 'Load more|No conversations yet.|New conversation|Conversations|Sort by|Recently active|Least recently active|Newest|Oldest|Rename|Delete|Delete “{0}”?|New name|Save|Deleted.|Saved.|Conversation variables|Filter by name|Choose a conversation to see its variables.|No variables.|Enter valid JSON.|Read only|Like|Dislike|Add a comment|Send|Thanks for your feedback.|Feedback removed.|Play|Pause|Stop|Tap to play|Playback position|Use letters, digits, “.”, “_” and “-” only.|Enter a number.|This element cannot load: its session-url attribute is missing.',
+  en: 'Load more|No conversations yet.|New conversation|Conversations|Sort by|Recently active|Least recently active|Newest|Oldest|Rename|Delete|Delete “{0}”?|New name|Save|Deleted.|Saved.|Conversation variables|Filter by name|Choose a conversation to see its variables.|No variables.|Enter valid JSON.|Read only|Like|Dislike|Add a comment|Send|Thanks for your feedback.|Feedback removed.|Play|Pause|Stop|Tap to play|Playback position|Use letters, digits, “.”, “_” and “-” only.|Enter a number.|This element cannot load: its session-url attribute is missing.|This app has no conversations.|This app has no conversation variables.|This app takes no message feedback.',
 };
 
 /** Adds or replaces a locale's companion terms. */

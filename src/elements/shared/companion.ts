@@ -7,7 +7,7 @@
  */
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
-import { isErrorBody, type ErrorBody, type Page, type SiteSettings } from '../../protocol/index.js';
+import { isErrorBody, type AppMode, type ErrorBody, type Page, type SiteSettings } from '../../protocol/index.js';
 import { companionTerms, type CompanionTerms } from './companion-terms.js';
 import { toggleState } from './control.js';
 import { SessionSource } from './session.js';
@@ -20,10 +20,18 @@ export class CompanionEvent<T = unknown> extends Event {
   }
 }
 
+/**
+ * What every companion shares: the session, the app's web settings, a status line and errors.
+ *
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ */
 export abstract class Companion extends LitElement {
   static override properties: PropertyDeclarations = { sessionUrl: { attribute: 'session-url' } };
 
-  /** URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`). */
+  /**
+   * URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`).
+   * Required: without it the element shows an error (`companion-error` code `session_url_missing`).
+   */
   sessionUrl = '';
 
   protected readonly internals = this.attachInternals();
@@ -34,6 +42,10 @@ export abstract class Companion extends LitElement {
   protected failure = '';
   /** Properties whose change means loading again. */
   protected reloadOn: string[] = ['sessionUrl'];
+  /** The app modes that serve this element (the availability table); unset when every mode does. */
+  protected modes?: readonly AppMode[];
+  /** What the element says, in place of its content, on an app of another mode. */
+  protected otherMode?: 'appNoConversations' | 'appNoVariables' | 'appNoFeedback';
   #state = '';
 
   protected get t(): CompanionTerms {
@@ -66,7 +78,22 @@ export abstract class Companion extends LitElement {
           this.requestUpdate();
         }, () => undefined);
     }
-    if (this.reloadOn.some((p) => changed.has(p))) void this.reload();
+    if (this.reloadOn.some((p) => changed.has(p))) void this.load();
+  }
+
+  /** Loads, unless the app's mode does not serve this element: then it says so and asks nothing. */
+  protected async load(): Promise<void> {
+    const url = this.sessionUrl;
+    // Unknown (the relay refused `/info`): load, and let a `not_chat_app` answer say it instead.
+    const mode = this.modes && (await SessionSource.for(url).info().then((info) => info.mode, () => undefined));
+    if (url !== this.sessionUrl) return;
+    if (mode && !this.modes!.includes(mode)) return this.#otherMode();
+    return this.reload();
+  }
+
+  #otherMode(): void {
+    this.note = this.failure = '';
+    this.set('other-mode');
   }
 
   /** Loads the element's data again, from the start. */
@@ -105,7 +132,9 @@ export abstract class Companion extends LitElement {
 
   /** Reports a failure and shows it on the error line; unless `quiet` (a failed action), in the `error` state with a retry. */
   protected fail(error: unknown, quiet = false): void {
-    this.failure = this.report(error).message || this.t.error;
+    const body = this.report(error);
+    if (body.code === 'not_chat_app' && this.otherMode) return this.#otherMode();
+    this.failure = body.message || this.t.error;
     if (quiet) return this.requestUpdate();
     // The error line says what happened; a leftover "Loading…" beside it would contradict it.
     this.note = '';
@@ -122,7 +151,7 @@ export abstract class Companion extends LitElement {
     const theme = this.site?.chat_color_theme ?? '';
     const style = CSS.supports('color', theme) ? `--hitl-site-accent:${theme};--hitl-site-contrast:${contrastOf(theme)}` : '';
     return html`<div part="container" lang=${this.locale} style=${style} ?data-inverted=${this.site?.chat_color_theme_inverted}>
-      ${content}
+      ${this.state === 'other-mode' ? html`<p part="other-mode" role="status">${this.t[this.otherMode!]}</p>` : content}
       ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
       ${this.state === 'error'
         ? html`<button
@@ -163,6 +192,12 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
 
   /** The status line when the list is empty. */
   protected abstract get emptyNote(): string;
+
+  protected override load(): Promise<void> {
+    // Busy from the start, while the app's mode is asked.
+    this.set('loading');
+    return super.load();
+  }
 
   /** Lists from the first page again. */
   override reload(): Promise<void> {

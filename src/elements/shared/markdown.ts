@@ -8,30 +8,36 @@ import { Marked } from 'marked';
 // Private instances, so a host page's global marked options or DOMPurify hooks cannot change
 // our output, and our hook cannot change theirs.
 const marked = new Marked({ async: false, gfm: true, breaks: true });
-const purify = DOMPurify(window);
+let purify: ReturnType<typeof DOMPurify> | undefined;
 let policy: Config['TRUSTED_TYPES_POLICY'];
 
 /** Where the call being sanitized may load from, and the images it blocked (shown as links instead). */
 let loadable: (url: string) => boolean;
 let blocked: [Element, string][] = [];
 
-// A resource loads on its own (no click) from `src`, `srcset`, the `href` of anything but a link
-// (SVG `image`, `use`, `feImage`) and `url()` in SVG attributes (`fill`, `filter`, `mask`):
-// each goes unless its origin is allowed (`url()` only for the document's own `#id`).
-purify.addHook('afterSanitizeAttributes', (node) => {
-  const name = node.localName;
-  // Links in a form open beside it, so a click never navigates away from a half-filled form.
-  if (name === 'a') node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
-  let refused = '';
-  for (const { name: attr, localName, value } of [...node.attributes]) {
-    const urls = localName === 'src' || (localName === 'href' && name !== 'a' && name !== 'area') ? [value] : localName === 'srcset' ? srcsetUrls(value) : [];
-    if (urls.every(loadable) && [...value.matchAll(/url\s*\(\s*['"]?\s*([^'")]*)/gi)].every((m) => m[1]!.startsWith('#'))) continue;
-    refused ||= urls[0] ?? '';
-    node.removeAttribute(attr);
-  }
-  // An image left with nothing to show becomes its alt text and a link, once sanitized.
-  if (refused && name === 'img' && !node.hasAttribute('src') && !node.hasAttribute('srcset')) blocked.push([node, refused]);
-});
+/** Made at first use, not at import: server rendering imports this module in Node, with no `window`. */
+function sanitizer(): ReturnType<typeof DOMPurify> {
+  if (purify) return purify;
+  purify = DOMPurify(window);
+  // A resource loads on its own (no click) from `src`, `srcset`, the `href` of anything but a link
+  // (SVG `image`, `use`, `feImage`) and `url()` in SVG attributes (`fill`, `filter`, `mask`):
+  // each goes unless its origin is allowed (`url()` only for the document's own `#id`).
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    const name = node.localName;
+    // Links in a form open beside it, so a click never navigates away from a half-filled form.
+    if (name === 'a') node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
+    let refused = '';
+    for (const { name: attr, localName, value } of [...node.attributes]) {
+      const urls = localName === 'src' || (localName === 'href' && name !== 'a' && name !== 'area') ? [value] : localName === 'srcset' ? srcsetUrls(value) : [];
+      if (urls.every(loadable) && [...value.matchAll(/url\s*\(\s*['"]?\s*([^'")]*)/gi)].every((m) => m[1]!.startsWith('#'))) continue;
+      refused ||= urls[0] ?? '';
+      node.removeAttribute(attr);
+    }
+    // An image left with nothing to show becomes its alt text and a link, once sanitized.
+    if (refused && name === 'img' && !node.hasAttribute('src') && !node.hasAttribute('srcset')) blocked.push([node, refused]);
+  });
+  return purify;
+}
 
 /** The URLs of a `srcset`, split as the HTML parser does (a URL may hold commas, as `data:` ones do). */
 function srcsetUrls(srcset: string): string[] {
@@ -81,7 +87,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): D
   blocked = [];
   // The nodes stay in DOMPurify's inert document until the caller adopts them, so nothing has
   // been fetched before a blocked image is replaced.
-  const fragment = purify.sanitize(marked.parse(markdown, { async: false }), {
+  const fragment = sanitizer().sanitize(marked.parse(markdown, { async: false }), {
     RETURN_DOM_FRAGMENT: true,
     ADD_TAGS: [SLOT_TAG],
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],

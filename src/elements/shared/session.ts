@@ -2,7 +2,7 @@
  * The session an element gets from its host backend's `session-url`, shared by every element on
  * the page that names the same URL, and refreshed shortly before it expires.
  */
-import { isSessionGrant, type SessionGrant, type SiteSettings } from '../../protocol/index.js';
+import { isSessionGrant, type AppInfo, type SessionGrant, type SiteSettings } from '../../protocol/index.js';
 import { Transport } from '../../client/transport.js';
 import { networkError, ServiceError } from '../../client/errors.js';
 
@@ -16,7 +16,7 @@ export class SessionSource {
   #grant: SessionGrant | undefined;
   #pending: Promise<SessionGrant> | undefined;
   #transport: Transport | undefined;
-  #site: Promise<SiteSettings> | undefined;
+  readonly #asked = new Map<string, Promise<unknown>>();
 
   private constructor(url: string) {
     this.url = url;
@@ -44,12 +44,21 @@ export class SessionSource {
 
   /** The app's web settings (`GET /site`), asked once per page; a failure is asked again next time. */
   site(): Promise<SiteSettings> {
-    return (this.#site ??= this.transport()
-      .then((transport) => transport.json<SiteSettings>('GET', '/site'))
-      .catch((error: unknown) => {
-        this.#site = undefined;
-        throw error;
-      }));
+    return this.#once('/site');
+  }
+
+  /** The app's name and mode (`GET /info`), asked once per page like the settings. */
+  info(): Promise<AppInfo> {
+    return this.#once('/info');
+  }
+
+  #once<T>(path: string): Promise<T> {
+    let answer = this.#asked.get(path);
+    if (!answer) {
+      this.#asked.set(path, (answer = this.transport().then((transport) => transport.json<T>('GET', path))));
+      answer.catch(() => this.#asked.delete(path));
+    }
+    return answer as Promise<T>;
   }
 
   /** A valid grant, asking the session endpoint when there is none or it is about to expire. */

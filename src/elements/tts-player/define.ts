@@ -8,7 +8,8 @@ export function defineTtsPlayer(tag = 'tts-player', registry: CustomElementRegis
   if (!registry.get(tag)) registry.define(tag, class extends TtsPlayer {});
 }
 
-defineTtsPlayer();
+// Server rendering imports this module in Node, where the tag is left for the browser to register.
+if (typeof document !== 'undefined') defineTtsPlayer();
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -20,13 +20,13 @@ let current: TtsPlayer | undefined;
  * @summary A play / pause / stop player for the app's text to speech.
  * @tag tts-player
  *
- * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings.
+ * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  *
- * @fires play - Playback started (or resumed).
- * @fires pause - Playback paused or stopped.
- * @fires ended - Playback reached the end.
- * @fires autoplay-blocked - The browser refused to start without a user gesture; the player waits for a tap (`CompanionEvent`, `detail` the browser's error).
- * @fires companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {Event} play - Playback started (or resumed).
+ * @fires {Event} pause - Playback paused or stopped.
+ * @fires {Event} ended - Playback reached the end.
+ * @fires {CompanionEvent<unknown>} autoplay-blocked - The browser refused to start without a user gesture; the player waits for a tap (`CompanionEvent`, `detail` the browser's error).
+ * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
  *
  * @csspart container - The outer box.
  * @csspart row - The row of controls.
