@@ -98,10 +98,7 @@ export async function createHostBackend(options: HostBackendOptions = {}): Promi
     });
     const observed = {
       async fetch(request: Request) {
-        const response = await relay.fetch(request);
-        // The upstream has answered, so the stream it opened has its QA settings already.
-        if (qa && response.headers.get('content-type')?.startsWith('text/event-stream')) await qa.streamOpened();
-        return response;
+        return qa!.observe(await relay.fetch(request));
       },
     };
     // The demo's "authentication": the user named by its cookie.

@@ -11,10 +11,14 @@
  *   POST  /api/qa/runs/<id>/fail            the run fails as on a provider error
  *   POST  /api/qa/reset                     the service forgets every run and form
  *
- * "Cut the next stream" is built from the service's stream cut, which applies to every stream
- * opened while it is set: the proxy sets it, and clears it once the next stream has opened. A cut
- * that stayed would also cut the element's reconnection, whose state snapshot replays the run
- * from its start, so it could never catch up.
+ * "Cut the next stream" drops the next event stream the host backend sends a browser, after
+ * `after` events, here between the relay and the browser: the network a visitor's connection
+ * actually loses. The relay behind it sees its browser go and, for a run start, reads on until it
+ * has the run's id, so the element's retry follows that run (README "Starting a run at most
+ * once"). The service's own `cutStreamAfter` setting (PATCH /settings) cuts upstream of the relay
+ * instead, where a run whose first event never arrived cannot be followed. Only the next stream
+ * is cut: a cut that stayed would also cut the element's reconnection, whose state snapshot
+ * replays the run from its start, so it could never catch up.
  */
 import { NO_STORE, problem } from './http.js';
 
@@ -25,8 +29,35 @@ export const SERVICE_ADMIN_PATH = '/_qa';
 export interface QaProxy {
   /** Handles `/api/qa…`; `rest` is the path after `/api/qa`. */
   handle(request: Request, rest: string): Promise<Response>;
-  /** Called by the host backend each time the relay has opened a run stream upstream. */
-  streamOpened(): Promise<void>;
+  /** Every answer the relay gives a browser passes here: the next event stream is cut when a cut is armed. */
+  observe(response: Response): Response;
+}
+
+/** `body` passed on up to its `after`-th event (an SSE event ends with a blank line), then closed as a dropped connection would. */
+function cutAfter(body: ReadableStream<Uint8Array>, after: number): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let seen = 0;
+  let text = '';
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (seen >= after) {
+        await reader.cancel();
+        return controller.close();
+      }
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      text += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let end: number;
+      while (seen < after && (end = text.indexOf('\n\n')) !== -1) {
+        controller.enqueue(encoder.encode(text.slice(0, end + 2)));
+        text = text.slice(end + 2);
+        seen++;
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 export function createQaProxy(serviceOrigin: string): QaProxy {
@@ -58,10 +89,8 @@ export function createQaProxy(serviceOrigin: string): QaProxy {
     if (rest === '/cut-next-stream' && method === 'POST') {
       const body = await jsonBody(request);
       if (!body || !Number.isInteger(body.after) || (body.after as number) < 0) return problem(400, 'invalid_param', 'after must be an integer of at least 0.');
-      const restore = armed ? armed.restore : ((await settings()).cutStreamAfter as number | null);
-      const answer = await pass(await admin('PATCH', '/settings', JSON.stringify({ cutStreamAfter: body.after })));
-      if (answer.ok) armed = { restore };
-      return answer;
+      armed = { after: body.after as number };
+      return Response.json(await settings(), { headers: NO_STORE });
     }
     const expire = /^\/forms\/([^/]+)\/expire$/.exec(rest);
     if (expire && method === 'POST') {
@@ -88,11 +117,11 @@ export function createQaProxy(serviceOrigin: string): QaProxy {
         return problem(502, 'upstream_unavailable', 'The embedded service could not be reached.');
       }
     },
-    async streamOpened() {
-      if (!armed) return;
-      const { restore } = armed;
+    observe(response) {
+      if (!armed || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+      const { after } = armed;
       armed = undefined;
-      await admin('PATCH', '/settings', JSON.stringify({ cutStreamAfter: restore })).catch(() => undefined);
+      return new Response(cutAfter(response.body, after), response);
     },
   };
 }

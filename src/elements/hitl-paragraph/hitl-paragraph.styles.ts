@@ -5,8 +5,8 @@ export const styles = [
   controlStyles,
   css`
     @layer hitl {
-      /* Grows with its text by CSS alone: measuring it in script forced a layout per input, per
-         update. Where field-sizing is missing, the box keeps its minimum height and can be resized. */
+      /* Grows with its text by CSS where the engine can (measuring it in script forced a layout per
+         input, per update); elsewhere the element measures it when its text changes. */
       textarea {
         field-sizing: content;
         display: block;

@@ -1,7 +1,10 @@
-import { html, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Terms } from '../shared/terms.js';
 import { HitlControl } from '../shared/control.js';
 import { styles } from './hitl-paragraph.styles.js';
+
+/** Whether the engine sizes a textarea to its text (`field-sizing: content`); read once (no `CSS` in Node). */
+const sizedByCss = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
 
 /**
  * A multi-line text input that grows with its text, and takes part in forms like a `<textarea>`.
@@ -44,6 +47,15 @@ export class HitlParagraph extends HitlControl {
 
   protected formValue(): string {
     return this.value;
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    // Where CSS cannot size the box (no `field-sizing`: Firefox and Safari today), it grows in
+    // script, and only when its text changed: measuring on every update forced a layout per input.
+    if (sizedByCss || !changed.has('value')) return;
+    const area = this.renderRoot.querySelector('textarea')!;
+    area.style.height = '';
+    area.style.height = `${area.scrollHeight + 2}px`;
   }
 
   protected override render(): TemplateResult {
