@@ -292,6 +292,8 @@ export class HumanInputForm extends LitElement {
     try {
       const session = SessionSource.for(this.sessionUrl);
       this.#api = await session.transport();
+      // Aborted meanwhile (a part failed to load, or the element left): no stream may open now.
+      if (signal.aborted) return;
       session.site().then(
         (site) => {
           this.#site = site;
