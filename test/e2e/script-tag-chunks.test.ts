@@ -112,7 +112,8 @@ test('before the session request the page has downloaded only hitl-elements.js (
   const outputs = await finished;
   assert.equal(outputs.comments, 'Ship it.');
   // Every element of the chunk registered, from the chunk beside the bundle.
-  assert.equal(await tab.evaluate(() => ['hitl-file', 'hitl-file-list', 'conversation-list', 'tts-player'].every((n) => customElements.get(n))), true);
+  const registered = await tab.locator('body').evaluate((body) => ['hitl-file', 'hitl-file-list', 'conversation-list', 'tts-player'].every((n) => body.ownerDocument.defaultView!.customElements.get(n)));
+  assert.equal(registered, true);
   assert.deepEqual(problems, []);
   await tab.close();
   await s.close();

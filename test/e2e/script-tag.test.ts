@@ -83,7 +83,14 @@ test('the bundle registers every element of the manifest; loaded twice, it does 
   assert.equal(await tab.locator('script[src="/hitl-elements.js"]').count(), 2);
   assert.ok(tags.length > 0);
   // The form and its first inputs register with the bundle; the rest when its chunk arrives.
-  await tab.waitForFunction((names) => names.every((n) => customElements.get(n) !== undefined), tags, { timeout: 10_000 });
+  await tab.locator('body').evaluate(
+    (body, names) =>
+      Promise.race([
+        Promise.all(names.map((n) => body.ownerDocument.defaultView!.customElements.whenDefined(n))),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('not every tag was defined within 10 s')), 10_000)),
+      ]),
+    tags,
+  );
   // Parsed after the definition (the script is in <head>): the element works from the start.
   await firstTextbox(tab.locator('human-input-form'));
   assert.deepEqual(problems, []);
