@@ -18,7 +18,7 @@ export const CRITICAL_BUDGET_BYTES = 20_000;
  * require (lit, marked, DOMPurify, fetch-event-source) take 32,670 B of it, so issue 15 retired it
  * for the critical path above and a ceiling on everything. Issue 15 asks 52,000 B for everything;
  * one file was 51,558 B, and two files compress worse than one (each starts gzip afresh) and need
- * the registry that hands the bundle's modules to the chunk: 53,014 B. Until the lead decides
+ * the registry that hands the bundle's modules to the chunk: 53,020 B. Until the lead decides
  * (cut something, or accept this), the gate sits just above today's bytes, so growth still fails.
  */
 export const TOTAL_BUDGET_BYTES = 53_500;
