@@ -28,7 +28,7 @@ export interface DemoOptions extends HostBackendOptions {
 }
 
 /** The script-tag bundle, its locale files (`hitl-elements.ja.js`, `….companions.zh-Hans.js`…) and source map. */
-const BUNDLE_FILE = /^\/(hitl-elements(?:\.[A-Za-z-]+)*\.js(?:\.map)?)$/;
+const BUNDLE_FILE = /^\/(hitl-elements(?:\.[\w-]+)*\.js(?:\.map)?)$/;
 const NEEDS_BUILD = 'Run `npm run build` first: the script-tag page loads dist/hitl-elements.js.';
 const SCRIPT_TAG_PAGE = /^\/script-tag(\/|\/index\.html)?$/;
 

@@ -61,8 +61,8 @@ function cutAfter(body: ReadableStream<Uint8Array>, after: number): ReadableStre
 }
 
 export function createQaProxy(serviceOrigin: string): QaProxy {
-  // The cut setting to restore once the next stream has opened, while a one-off cut is armed.
-  let armed: { restore: number | null } | undefined;
+  // A one-off cut of the next event stream, while armed.
+  let armed: { after: number } | undefined;
 
   const admin = (method: string, path: string, body?: string) =>
     fetch(new URL(SERVICE_ADMIN_PATH + path, serviceOrigin), {

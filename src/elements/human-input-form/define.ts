@@ -1,11 +1,10 @@
 /**
- * Registers `<human-input-form>` and the inputs it renders (`<hitl-paragraph>`, `<hitl-select>`,
- * `<hitl-file>`, `<hitl-file-list>`); importing this module is its only side effect.
+ * Registers `<human-input-form>` and the inputs it renders (`<hitl-paragraph>`, `<hitl-select>`;
+ * `<hitl-file>` and `<hitl-file-list>` come with the parts the form loads apart, see
+ * `shared/lazy.ts`); importing this module is its only side effect.
  */
 import '../hitl-paragraph/define.js';
 import '../hitl-select/define.js';
-import '../hitl-file/define.js';
-import '../hitl-file-list/define.js';
 import { HumanInputForm } from './human-input-form.js';
 
 export { HumanInputForm };

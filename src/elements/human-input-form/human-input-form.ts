@@ -15,7 +15,8 @@ import {
 } from '../../protocol/index.js';
 import type { HitlFile } from '../hitl-file/hitl-file.js';
 import { toggleState, type HitlControl } from '../shared/control.js';
-import { renderMarkdown, SLOT_TAG, type RenderOptions } from '../shared/markdown.js';
+import { formParts } from '../shared/lazy.js';
+import type { RenderOptions } from '../shared/markdown.js';
 import { SessionSource } from '../shared/session.js';
 import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Terms } from '../shared/terms.js';
 import { uploadFile } from '../shared/upload.js';
@@ -316,9 +317,17 @@ export class HumanInputForm extends LitElement {
     this.#abort.abort();
     const { signal } = (this.#abort = new AbortController());
     this.#set(this.#form ? 'ready' : 'loading');
+    // Fetched beside the session and the run; a part that fails to load ends this pass, with a retry.
+    formParts.load().catch(() => {
+      if (signal.aborted) return;
+      this.#abort.abort();
+      this.#fail({ code: 'part_load_failed', message: this.#terms.partFailed, status: 0 });
+    });
     try {
       const session = SessionSource.for(this.sessionUrl);
       this.#api = await session.transport();
+      // Aborted meanwhile (a part failed to load, or the element left): no stream may open now.
+      if (signal.aborted) return;
       session.site().then(
         (site) => {
           this.#site = site;
@@ -452,6 +461,8 @@ export class HumanInputForm extends LitElement {
       return this.#set((error as ServiceError).code === 'human_input_form_expired' ? 'expired' : 'taken', true);
     }
     if (signal.aborted) return;
+    const { renderMarkdown, SLOT_TAG } = await formParts.load();
+    if (signal.aborted) return;
     const byName = new Map(def.inputs.map((input) => [input.output_variable_name, input]));
     const body = document.createElement('div');
     body.setAttribute('part', 'content');
@@ -545,7 +556,10 @@ export class HumanInputForm extends LitElement {
   #addFilled(title: string, content: string, action: string): void {
     const body = document.createElement('div');
     body.setAttribute('part', 'content');
-    body.append(renderMarkdown(content, this.#renderOptions));
+    formParts.use(({ renderMarkdown }) => {
+      body.append(renderMarkdown(content, this.#renderOptions));
+      this.requestUpdate();
+    });
     this.#filled = [...this.#filled, { title, body, action }];
   }
 

@@ -10,6 +10,7 @@ const terms: Terms = {
   finished: '工作流已完成。',
   failed: '工作流失败。',
   error: '出错了。',
+  partFailed: '表单的部分内容无法加载。请检查网络连接后重试。',
   retry: '重试',
   undrivable: '此步骤需通过邮件回复，无法在此完成。',
   expired: '此表单已过期。',

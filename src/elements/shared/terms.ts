@@ -14,6 +14,7 @@ const en = {
   finished: 'The workflow has finished.',
   failed: 'The workflow failed.',
   error: 'Something went wrong.',
+  partFailed: 'Part of this form could not be loaded. Check your connection and try again.',
   retry: 'Try again',
   undrivable: 'This step is answered by email and cannot be completed here.',
   expired: 'This form has expired.',

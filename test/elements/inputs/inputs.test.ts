@@ -1,6 +1,9 @@
 /** The inputs on their own: real form participation, validation, and files with real uploads through the relay. */
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/elements/human-input-form/define.js';
+// The form loads the file inputs with its parts (shared/lazy.ts); tests of the inputs alone register them.
+import '../../../src/elements/hitl-file/define.js';
+import '../../../src/elements/hitl-file-list/define.js';
 import type { HitlFile } from '../../../src/elements/hitl-file/hitl-file.js';
 import type { HitlFileList } from '../../../src/elements/hitl-file-list/hitl-file-list.js';
 import type { HitlParagraph } from '../../../src/elements/hitl-paragraph/hitl-paragraph.js';
