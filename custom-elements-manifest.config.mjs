@@ -7,6 +7,7 @@
 // `RunFinishedEvent`), and custom-element-vuejs-integration 1.4 keys props by attribute name
 // (`session-url`, `onform-shown`) where vue-tsc looks them up camelized (`sessionUrl`,
 // `onFormShown`), so under `strictTemplates` every attribute failed.
+import { posix } from 'node:path';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 import { customElementJsxPlugin } from 'custom-element-jsx-integration';
 import { customElementSolidJsPlugin } from 'custom-element-solidjs-integration';
@@ -95,6 +96,9 @@ export default {
         for (const m of customElementsManifest.modules) for (const d of m.declarations ?? []) declaredIn.set(d.name, m.path);
         for (const module of customElementsManifest.modules) {
           for (const e of module.exports ?? []) {
+            // A re-export from a module the manifest leaves out (`shared/`) keeps the analyzer's
+            // specifier (`../shared/markdown.js`): made the source path it names.
+            if (e.declaration?.module?.startsWith('.')) e.declaration.module = posix.join(posix.dirname(module.path), e.declaration.module).replace(/\.js$/, '.ts');
             const home = declaredIn.get(e.declaration?.name);
             if (home && e.declaration.module.replace(/^\//, '') === module.path && home !== module.path) e.declaration.module = home;
           }
