@@ -49,10 +49,10 @@ test('the package can be published: not private, prepack builds, MIT LICENSE shi
   assert.match(readFileSync(join(REPO, 'LICENSE'), 'utf8'), /^MIT License/);
 });
 
-test('the tarball holds exactly the build, the manifest, the API reference and the default fixture', () => {
-  const outside = packed.filter((f) => !/^(dist\/|custom-elements\.json$|docs\/api\.md$|demo\/fixtures\/default\.json$|README\.md$|LICENSE$|package\.json$)/.test(f));
+test('the tarball holds exactly the build, the manifest, the docs (API reference, architecture) and the default fixture', () => {
+  const outside = packed.filter((f) => !/^(dist\/|custom-elements\.json$|docs\/(api|architecture)\.md$|demo\/fixtures\/default\.json$|README\.md$|LICENSE$|package\.json$)/.test(f));
   assert.deepEqual(outside, []);
-  for (const required of ['dist/hitl-elements.js', 'dist/web-types.json', 'dist/vscode.html-custom-data.json', 'dist/types/vue.d.ts', 'dist/types/react.d.ts', 'dist/cli/service.js', 'demo/fixtures/default.json']) {
+  for (const required of ['dist/hitl-elements.js', 'dist/web-types.json', 'dist/vscode.html-custom-data.json', 'dist/types/vue.d.ts', 'dist/types/react.d.ts', 'dist/cli/service.js', 'demo/fixtures/default.json', 'docs/api.md', 'docs/architecture.md']) {
     assert.ok(packed.includes(required), `${required} is not in the tarball`);
   }
   // A CDN serves the package's files as they are: the bundle loads its locale files from beside itself.
