@@ -566,7 +566,9 @@ export class HumanInputForm extends LitElement {
   #fail(error: unknown): void {
     const body = toErrorBody(error);
     // A refusal that asking again cannot change (a bad id, token or input) offers no retry.
-    this.#final = [400, 403, 404, 412].includes(body.status);
+    // So is a start the relay cannot vouch for (a run may exist with an id it never saw): asking
+    // again with the same key can never start or find it.
+    this.#final = [400, 403, 404, 412].includes(body.status) || body.code === 'run_start_unknown';
     this.#set('error');
     this.#alert = body.message;
     this.dispatchEvent(new FormErrorEvent(body));

@@ -111,4 +111,17 @@ describe('<human-input-form> starting a run', () => {
     expect(starts.length).to.equal(tries + 1);
     expect(starts.at(-1)!.key).to.equal(key);
   });
+
+  it('offers no Retry when the relay cannot vouch for the start (409 run_start_unknown): the same key can never succeed', async () => {
+    const unknown = () =>
+      Response.json(
+        { code: 'run_start_unknown', message: 'A run may have started with this Idempotency-Key, but its id was never seen.', status: 409 },
+        { status: 409 },
+      );
+    const starts = watchStarts(() => unknown());
+    const el = await mountStarting({ topic: 'unknown' });
+    await until(() => hasState(el, 'error'), `the error state (now: ${statusText(el)})`);
+    expect(starts).to.have.length(1);
+    expect($(el, '[part~=retry]')).to.equal(null);
+  });
 });
