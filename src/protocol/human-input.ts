@@ -98,3 +98,25 @@ export interface HumanInputRequest {
 
 /** Status of a form as the real service stores it. */
 export type HumanInputFormStatus = 'waiting' | 'expired' | 'submitted' | 'timeout';
+
+/** What a refused form submission blames, read from its message (see `submitRefusal`). */
+export interface SubmitRefusal {
+  /** The inputs the message names (output variable names); empty when it names none. */
+  inputs: string[];
+  /** Whether they were left empty (`Missing required inputs: a, b`). */
+  missing: boolean;
+  /** Whether a link given to a file input could not be fetched: sending it again may work. */
+  linkFailed: boolean;
+}
+
+/**
+ * Reads a refused submission's `message`. The real service names the inputs at fault only in its
+ * text (`Missing required inputs: a, b`, `Invalid value for file input 'x': Failed to fetch
+ * remote file …`; dify-wire.md §2.3), with no structured field, so the wording is read here, in
+ * one place, rather than by each caller.
+ */
+export function submitRefusal(message: string): SubmitRefusal {
+  const missing = /^Missing required inputs: (.+)/.exec(message)?.[1]?.split(', ');
+  const named = /input '(\w+)'/.exec(message)?.[1];
+  return { inputs: missing ?? (named ? [named] : []), missing: !!missing, linkFailed: message.includes('Failed to fetch remote file') };
+}

@@ -6,6 +6,7 @@ import {
   readRunEvents,
   renderWithOutputs,
   splitFormContent,
+  submitRefusal,
   type ErrorBody,
   type FormInput,
   type HumanInputFormDefinition,
@@ -537,11 +538,10 @@ export class HumanInputForm extends LitElement {
     this.dispatchEvent(new FormErrorEvent(error));
     if (error.status === 412) return this.#set(error.code === 'human_input_form_expired' ? 'expired' : 'taken');
     this.#set('ready');
-    const missing = /^Missing required inputs: (.+)/.exec(error.message)?.[1]?.split(', ');
-    const named = missing ?? [/input '(\w+)'/.exec(error.message)?.[1]];
-    const hit = form.controls.filter((c) => named.includes(c.name));
+    const refusal = submitRefusal(error.message);
+    const hit = form.controls.filter((c) => refusal.inputs.includes(c.name));
     // A link the service could not fetch may work on another try: the field says so.
-    const message = missing ? this.#terms.required : /Failed to fetch remote file/.test(error.message) ? format(this.#terms.linkFailed, error.message) : error.message;
+    const message = refusal.missing ? this.#terms.required : refusal.linkFailed ? format(this.#terms.linkFailed, error.message) : error.message;
     for (const control of hit) control.setCustomValidity(message);
     this.#problem(hit[0] ? this.#terms.fix : error.message, hit[0]);
   }
