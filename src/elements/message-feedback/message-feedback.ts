@@ -82,6 +82,13 @@ export class MessageFeedback extends Companion {
     super.willUpdate(changed);
   }
 
+  protected override load(): Promise<void> {
+    // A read is coming (after the app's mode is known): until it answers the rating is unknown,
+    // not "none", so the element must not show (or let a host read) `unrated` meanwhile.
+    if (this.conversationId && this.messageId) this.set('loading');
+    return super.load();
+  }
+
   /** Reads the message's feedback (with `conversation-id`). */
   override async reload(): Promise<void> {
     this.failure = '';

@@ -13,9 +13,15 @@ let users = 0;
 /** A session URL of `app` for a new user: the grant is fetched now, while the cookie names that user. */
 export async function newUser(app = CHATBOT): Promise<string> {
   const user = `companion-${Date.now().toString(36)}-${++users}`;
-  document.cookie = `demo_user=${user}; path=/`;
   const url = `/api/session?app=${app}&user=${user}`;
-  await SessionSource.for(url).grant();
+  // The demo backend names the user by a cookie, which every test page of this origin shares:
+  // test files running side by side take turns, or one page's session could be for another's user.
+  const grant = await navigator.locks.request('demo_user cookie', () => {
+    document.cookie = `demo_user=${user}; path=/`;
+    return SessionSource.for(url).grant();
+  });
+  const subject = (JSON.parse(atob(grant.token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub;
+  if (subject !== user) throw new Error(`session granted for ${subject}, not ${user}`);
   return url;
 }
 

@@ -6,6 +6,7 @@ import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
 import { pressSpace } from '../helpers/input.js';
 import { chat, newUser } from '../conversation-list/chat-app.js';
+import { SessionSource } from '../../../src/elements/shared/session.js';
 
 const $ = <T extends Element = HTMLButtonElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector)!;
 const idle = (el: MessageFeedback) => until(() => !el.matches(':state(sending)') && el, 'the feedback to be sent');
@@ -67,6 +68,20 @@ describe('<message-feedback>', () => {
     // The form closed; its opener has the keyboard focus back.
     await until(() => el.shadowRoot!.activeElement === $(el, '[part=comment]'), 'focus back on Add a comment');
     expect(await recorded(url, conversation_id, message_id)).to.equal('dislike');
+  });
+
+  it('is loading, not unrated, from its first render until it has read the recorded rating', async () => {
+    const url = await newUser();
+    const { conversation_id, message_id } = await chat(url, 'Rated before?');
+    await (await SessionSource.for(url).transport()).json('POST', `/messages/${message_id}/feedbacks`, { json: { rating: 'like' } });
+    // The element first asks the app's mode (`/info`, not yet asked on this session), then reads
+    // the rating: it must not claim "no feedback" while either is on its way.
+    const el = await fixture<MessageFeedback>(
+      html`<message-feedback session-url=${url} conversation-id=${conversation_id} message-id=${message_id}></message-feedback>`,
+    );
+    expect(el.matches(':state(unrated)'), 'unrated before the read').to.equal(false);
+    expect(el.matches(':state(loading)')).to.equal(true);
+    await until(() => el.matches(':state(liked)'), 'the recorded like');
   });
 
   it('keeps the keyboard focus on the pressed button while the rating is sent', async () => {
