@@ -61,6 +61,16 @@ function wtrCounts(output) {
   return m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3]) } : undefined;
 }
 
+/**
+ * The names of the failed tests in a stage's output (node's `not ok N - name`, web-test-runner's
+ * `❌ suite > name`), repeated in the closing summary: a CI log is often read from its end only.
+ */
+function failedNames(output) {
+  const node = [...output.matchAll(/^\s*not ok \d+ - (.+)$/gm)].map((m) => m[1]);
+  const wtr = [...output.matchAll(/^\s*❌ (.+)$/gm)].map((m) => m[1]);
+  return [...new Set([...node, ...wtr])];
+}
+
 function run({ cmd, args, env }) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { env: { ...process.env, CHROMIUM_PATH: chromium, FORCE_COLOR: '0', ...env } });
@@ -93,6 +103,7 @@ for (const stage of stages) {
   if (code !== 0 && !(counts && counts.failed > 0)) failed += 1;
   if (stage.counts && !counts && code === 0) failed += 1; // ran no test: treat as failure
   report.push(`${stage.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`}${counts ? `, ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}` : ''} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (code !== 0) report.push(...failedNames(output).map((name) => `  failed: ${name}`));
 }
 console.log(`\n${report.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
