@@ -3,11 +3,12 @@
  * executable and hands back nodes (no HTML string ever reaches an `innerHTML` sink of ours).
  */
 import DOMPurify, { type Config } from 'dompurify';
-import { Marked } from 'marked';
+import { Lexer, Parser, getDefaults } from 'marked';
 
-// Private instances, so a host page's global marked options or DOMPurify hooks cannot change
-// our output, and our hook cannot change theirs.
-const marked = new Marked({ async: false, gfm: true, breaks: true });
+// Our own options and DOMPurify instance, so a host page's global marked options or DOMPurify hooks
+// cannot change our output, and our hook cannot change theirs. The lexer and the parser are called
+// directly: that is all `marked.parse` does with no hooks, extensions or `walkTokens`, and the
+// script-tag bundle then leaves out marked's instance machinery (vite.config.ts).
 let purify: ReturnType<typeof DOMPurify> | undefined;
 let policy: Config['TRUSTED_TYPES_POLICY'];
 
@@ -87,7 +88,7 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): D
   blocked = [];
   // The nodes stay in DOMPurify's inert document until the caller adopts them, so nothing has
   // been fetched before a blocked image is replaced.
-  const fragment = sanitizer().sanitize(marked.parse(markdown, { async: false }), {
+  const fragment = sanitizer().sanitize(markdownToHtml(markdown), {
     RETURN_DOM_FRAGMENT: true,
     ADD_TAGS: [SLOT_TAG],
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
@@ -104,6 +105,15 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): D
     img.replaceWith(img.getAttribute('alt') ?? '', ...(target ? [' ', link] : []));
   }
   return fragment;
+}
+
+/**
+ * HTML for Markdown, as `new Marked({ gfm: true, breaks: true }).parse` makes it. Fresh options each
+ * time: the lexer and parser keep their tokenizer and renderer in the options object they are given.
+ */
+function markdownToHtml(markdown: string): string {
+  const options = { ...getDefaults(), gfm: true, breaks: true };
+  return Parser.parse(Lexer.lex(markdown, options), options);
 }
 
 /** An http(s) URL (relative ones against the page), or undefined. */
