@@ -6,6 +6,29 @@ import { styles } from './hitl-paragraph.styles.js';
 /** Whether the engine sizes a textarea to its text (`field-sizing: content`); read once (no `CSS` in Node). */
 const sizedByCss = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
 
+/** Fits textareas to their text: all heights cleared, then all read (one layout for the lot), then all set. */
+function fit(areas: HTMLTextAreaElement[]): void {
+  for (const area of areas) area.style.height = '';
+  const heights = areas.map((area) => area.scrollHeight);
+  areas.forEach((area, i) => (area.style.height = `${heights[i]! + 2}px`));
+}
+
+/**
+ * Textareas whose text was set by script (a default, a restored draft), fitted together in the next
+ * frame: measured as each paragraph updated, a form of 20 forced 20 layouts while it rendered.
+ */
+const unfitted = new Set<HTMLTextAreaElement>();
+function fitLater(area: HTMLTextAreaElement): void {
+  if (!unfitted.size) {
+    requestAnimationFrame(() => {
+      const areas = [...unfitted].filter((a) => a.isConnected);
+      unfitted.clear();
+      fit(areas);
+    });
+  }
+  unfitted.add(area);
+}
+
 /**
  * A multi-line text input that grows with its text, and takes part in forms like a `<textarea>`.
  *
@@ -33,6 +56,9 @@ export class HitlParagraph extends HitlControl {
 
   value = '';
 
+  /** The text the textarea was last fitted to (an empty one needs no measuring: CSS gives its height). */
+  #fitted = '';
+
   get state(): string {
     return this.value;
   }
@@ -50,12 +76,11 @@ export class HitlParagraph extends HitlControl {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    // Where CSS cannot size the box (no `field-sizing`: Firefox and Safari today), it grows in
-    // script, and only when its text changed: measuring on every update forced a layout per input.
-    if (sizedByCss || !changed.has('value')) return;
-    const area = this.renderRoot.querySelector('textarea')!;
-    area.style.height = '';
-    area.style.height = `${area.scrollHeight + 2}px`;
+    // Where CSS cannot size the box (an engine without `field-sizing`: WebKit today), it grows in
+    // script: as the user types (see render), else in the next frame, with every other paragraph.
+    if (sizedByCss || !changed.has('value') || this.value === this.#fitted) return;
+    this.#fitted = this.value;
+    fitLater(this.renderRoot.querySelector('textarea')!);
   }
 
   protected override render(): TemplateResult {
@@ -69,7 +94,9 @@ export class HitlParagraph extends HitlControl {
         aria-describedby="error"
         aria-invalid=${!!message}
         @input=${(e: Event) => {
-          this.value = (e.target as HTMLTextAreaElement).value;
+          const area = e.target as HTMLTextAreaElement;
+          this.value = this.#fitted = area.value;
+          if (!sizedByCss) fit([area]);
           this.changed();
         }}
       ></textarea

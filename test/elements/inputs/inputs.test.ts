@@ -1,5 +1,6 @@
 /** The inputs on their own: real form participation, validation, and files with real uploads through the relay. */
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { render } from 'lit';
 import '../../../src/elements/human-input-form/define.js';
 // The form loads the file inputs with its parts (shared/lazy.ts); tests of the inputs alone register them.
 import '../../../src/elements/hitl-file/define.js';
@@ -93,6 +94,42 @@ describe('the inputs', () => {
     await note.updateComplete;
     expect(note.checkValidity()).to.be.true;
     expect(inner(note, '[part~=error]')!.textContent).to.equal('');
+  });
+
+  it('fit paragraphs given text by script together in the next frame, not each with a layout of its own as it renders', async function () {
+    if (CSS.supports('field-sizing', 'content')) this.skip(); // CSS sizes them: nothing is measured
+    const text = 'line\n'.repeat(6);
+    const areas: HTMLTextAreaElement[] = [];
+    // Each read of a textarea's height, and whether another had been given a height since the
+    // last read (which makes the engine lay out again for this one).
+    const reads: boolean[] = [];
+    let given = areas.map(() => '');
+    const descriptor = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollHeight')!;
+    Object.defineProperty(Element.prototype, 'scrollHeight', {
+      configurable: true,
+      get(this: Element) {
+        const now = areas.map((a) => a.style.height);
+        reads.push(now.some((h, i) => h && h !== given[i]));
+        given = now;
+        return descriptor.get!.call(this);
+      },
+    });
+    const box = document.body.appendChild(document.createElement('div'));
+    try {
+      // Rendered by hand: a fixture would wait for a frame, and the fitting with it.
+      render(html`${Array.from({ length: 20 }, (_, i) => html`<hitl-paragraph name=${`p${i}`} label="P" .value=${text}></hitl-paragraph>`)}`, box);
+      const paragraphs = [...box.querySelectorAll<HitlParagraph>('hitl-paragraph')];
+      await Promise.all(paragraphs.map((p) => p.updateComplete));
+      areas.push(...paragraphs.map((p) => inner<HTMLTextAreaElement>(p, 'textarea')!));
+      expect(reads, 'measured while rendering').to.deep.equal([]);
+      await waitUntil(() => areas.every((a) => a.style.height), 'the paragraphs fitted');
+      expect(reads.filter(Boolean), 'layouts forced between reads').to.deep.equal([]);
+      const empty = await fixture<HitlParagraph>(html`<hitl-paragraph name="e" label="E"></hitl-paragraph>`);
+      for (const area of areas) expect(area.offsetHeight).to.be.greaterThan(inner<HTMLTextAreaElement>(empty, 'textarea')!.offsetHeight);
+    } finally {
+      Object.defineProperty(Element.prototype, 'scrollHeight', descriptor);
+      box.remove();
+    }
   });
 
   it('upload a chosen file with progress, and give the form its reference', async () => {
