@@ -4,10 +4,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { chromiumPath } from './chromium.mjs';
 
-const chromium = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => p && existsSync(p));
-if (!chromium) {
-  console.error('Chromium not found: install it with `apt-get install -y chromium` (Debian) or set CHROMIUM_PATH.');
+let chromium;
+try {
+  chromium = chromiumPath();
+} catch (error) {
+  console.error(error.message);
   process.exit(1);
 }
 

@@ -1,10 +1,11 @@
-/** Waits for a condition that depends on real network traffic. */
+import { waitUntil } from '@open-wc/testing';
+
+/**
+ * `waitUntil` for conditions that depend on real network traffic: a longer default timeout than
+ * its 1 s, a shorter poll, and what the probe found handed back (the element waited for, say).
+ */
 export async function until<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 8000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  let found: T | undefined | null | false;
+  await waitUntil(() => (found = probe()), `waiting for ${what}`, { timeout: timeoutMs, interval: 20 });
+  return found as T;
 }
