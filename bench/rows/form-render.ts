@@ -47,15 +47,18 @@ async function buildScripts(out: string): Promise<Record<Page, Record<string, Bu
   return { element: read('element'), floor: read('floor') };
 }
 
-/** In the floor page: the event's Markdown → HTML → sanitized → `innerHTML`, slots → textareas, laid out. */
-function renderFloor(request: { form_content: string; resolved_default_values: Record<string, string> }): number {
-  const { marked, DOMPurify } = (globalThis as unknown as { floor: { marked: { parse(s: string): string }; DOMPurify: { sanitize(s: string, o: object): string } } }).floor;
+/**
+ * In the floor page (a function's text: it runs there): the event's Markdown → HTML → sanitized →
+ * `innerHTML`, slots → labelled textareas, laid out; returns the milliseconds it took.
+ */
+const RENDER_FLOOR = `(request) => {
+  const { marked, DOMPurify } = globalThis.floor;
   const start = performance.now();
   const box = document.createElement('div');
-  const html = marked.parse(request.form_content.replace(/\{\{#\$output\.(\w+)#\}\}/g, '<hitl-slot data-name="$1"></hitl-slot>'));
+  const html = marked.parse(request.form_content.replace(/\\{\\{#\\$output\\.(\\w+)#\\}\\}/g, '<hitl-slot data-name="$1"></hitl-slot>'));
   box.innerHTML = DOMPurify.sanitize(html, { ADD_TAGS: ['hitl-slot'] });
   for (const slot of box.querySelectorAll('hitl-slot')) {
-    const name = slot.getAttribute('data-name')!;
+    const name = slot.getAttribute('data-name');
     const label = document.createElement('label');
     const area = document.createElement('textarea');
     area.name = name;
@@ -66,7 +69,23 @@ function renderFloor(request: { form_content: string; resolved_default_values: R
   document.body.append(box);
   void document.body.offsetHeight;
   return performance.now() - start;
-}
+}`;
+
+/**
+ * In the element's page, before its scripts: the clock starts at the run event that carries the
+ * form and stops once the form and every input in it have rendered and the page is laid out.
+ */
+const TIME_ELEMENT = `
+  document.addEventListener('run-event', ({ event }) => {
+    if (event.event === 'human_input_required') (globalThis.start = performance.now()), (globalThis.request = event.data);
+  }, { capture: true });
+  document.addEventListener('form-shown', async ({ target: form }) => {
+    await form.updateComplete;
+    await Promise.all([...form.shadowRoot.querySelectorAll('*')].map((c) => c.updateComplete));
+    void document.body.offsetHeight;
+    globalThis.took = performance.now() - globalThis.start;
+  }, { capture: true });
+`;
 
 export const row: BenchRow = {
   id: 'form-render',
@@ -100,27 +119,10 @@ export const row: BenchRow = {
       const context = await browser.newContext();
       try {
         const tab = await context.newPage();
-        // Runs in the page: `globalThis` is its window.
-        await tab.addInitScript(() => {
-          type Shown = Event & { target: HTMLElement & { updateComplete: Promise<unknown>; shadowRoot: ShadowRoot } };
-          const page = globalThis as unknown as { start?: number; took?: number; request?: unknown; document: Document };
-          page.document.addEventListener('run-event', (e) => {
-            const { event } = e as Event & { event: { event: string; data: unknown } };
-            if (event.event === 'human_input_required') (page.start = performance.now()), (page.request = event.data);
-          }, { capture: true });
-          page.document.addEventListener('form-shown', async (e) => {
-            const form = (e as Shown).target;
-            await form.updateComplete;
-            const controls = [...form.shadowRoot.querySelectorAll<HTMLElement & { updateComplete?: Promise<unknown> }>('*')].filter((c) => c.updateComplete);
-            await Promise.all(controls.map((c) => c.updateComplete));
-            void page.document.body.offsetHeight;
-            page.took = performance.now() - page.start!;
-          }, { capture: true });
-        });
+        await tab.addInitScript(TIME_ELEMENT);
         await tab.goto(`${origin}/element/`);
-        await tab.waitForFunction(() => (globalThis as { took?: number }).took !== undefined, undefined, { timeout: 30_000, polling: 20 });
-        const [took, event] = await tab.evaluate(() => [(globalThis as unknown as { took: number }).took, (globalThis as unknown as { request: HumanInputRequest }).request] as const);
-        const inputs = await tab.evaluate(() => document.querySelector('human-input-form')!.shadowRoot!.querySelectorAll('hitl-paragraph').length);
+        await tab.waitForFunction('globalThis.took !== undefined', undefined, { timeout: 30_000, polling: 20 });
+        const [took, event, inputs] = (await tab.evaluate(`[globalThis.took, globalThis.request, document.querySelector('human-input-form').shadowRoot.querySelectorAll('hitl-paragraph').length]`)) as [number, HumanInputRequest, number];
         if (inputs !== INPUTS) throw new Error(`the form showed ${inputs} inputs, not ${INPUTS}`);
         request = event;
         return took;
@@ -134,7 +136,7 @@ export const row: BenchRow = {
       try {
         const tab = await context.newPage();
         await tab.goto(`${origin}/floor/`);
-        return await tab.evaluate(renderFloor, request!);
+        return (await tab.evaluate(`(${RENDER_FLOOR})(${JSON.stringify(request)})`)) as number;
       } finally {
         await context.close();
       }
