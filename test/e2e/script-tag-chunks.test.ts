@@ -141,3 +141,13 @@ test('a chunk that fails to load: the form says so (announced, with a retry), an
   await tab.close();
   await s.close();
 });
+
+test("the chunk holds marked's lexer and parser, not its default instance (vite.config.ts cuts it: 1.7 kB)", () => {
+  const chunk = readdirSync(dist).find((f) => /^hitl-elements\.parts-[\w-]+\.js$/.test(f))!;
+  const code = readFileSync(join(dist, chunk), 'utf8');
+  // The Lexer's and the Parser's own messages are there; the Marked class's are not.
+  assert.match(code, /Infinite loop on byte: /);
+  assert.match(code, /Token with "/);
+  assert.doesNotMatch(code, /Please report this to https:\/\/github\.com\/markedjs\/marked/);
+  assert.doesNotMatch(code, /extension level must be/);
+});
