@@ -19,11 +19,6 @@ export class EventGate {
     this.#handle = handle;
   }
 
-  /** Settles once every event let in so far has been handled. */
-  get idle(): Promise<unknown> {
-    return this.#queue;
-  }
-
   /**
    * Lets `event` in, after what came before it. A replay of one handled is dropped when its turn
    * comes, and so is any event of a connection aborted by then (`signal`).

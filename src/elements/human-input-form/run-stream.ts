@@ -63,7 +63,7 @@ export class RunStream implements ReactiveController {
     this.#abort.abort();
     if (again) this.#tries = 0;
     this.#gate.detach();
-    if (this.#open.done) this.#open = deferred();
+    this.#detached();
     return (this.#abort = new AbortController()).signal;
   }
 
@@ -115,7 +115,8 @@ export class RunStream implements ReactiveController {
     while (!this.ended) {
       let wait = 0;
       try {
-        const { url, init } = await (start && !this.runId
+        const starting = !!start && !this.runId;
+        const { url, init } = await (starting
           ? api.prepare('POST', '/workflows/run', {
               json: { inputs: start, response_mode: 'streaming', user: '' },
               headers: {
@@ -138,10 +139,13 @@ export class RunStream implements ReactiveController {
         this.#options.open();
         for await (const event of readRunEvents(response.body!)) {
           this.runId ||= (event as { workflow_run_id?: string }).workflow_run_id ?? '';
+          // A start's stream ends at the pause (only the events stream continues past it): a
+          // submission must wait for the next stream, or the resumed run's events are lost.
+          if (starting && event.event === 'workflow_paused') this.#detached();
+          // Known here, not once handled: a submission may hold the handling while the stream ends.
+          if (event.event === 'workflow_finished' || event.event === 'error') this.ended = true;
           this.#gate.push(event, signal);
         }
-        // What came is handled before the run is taken to go on: its end may be among it.
-        await this.#gate.idle;
       } catch (error) {
         if (signal.aborted) return;
         const { status, code } = error as ServiceError;
@@ -149,13 +153,17 @@ export class RunStream implements ReactiveController {
         if (status >= 400 && status < 500 && status !== 429 && code !== 'run_start_pending') throw error;
         if (error instanceof ServiceError) failure = error;
       }
-      // No stream now: a submission waits for the next.
-      if (this.#open.done) this.#open = deferred();
+      this.#detached();
       if (signal.aborted || this.ended) return;
       if (this.#tries > 3) throw failure;
       await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30_000) || (this.#tries && 250 * 2 ** this.#tries)));
       this.#tries++;
     }
+  }
+
+  /** No stream is attached now: a submission waits for the next. */
+  #detached(): void {
+    if (this.#open.done) this.#open = deferred();
   }
 
   /** A move (removed and added again in one task) keeps its connection: a run being started has no id yet, so starting over would start a second run. */

@@ -12,11 +12,11 @@ import { until } from '../helpers/wait.js';
 class Host extends LitElement {
   updates = 0;
   expired = 0;
-  title = '';
+  heading = '';
   fallback = '';
   readonly countdown = new Countdown(this, () => this.expired++);
   readonly status = new StatusLine<string>(this, 'loading', ['loading', 'waiting'], 60);
-  readonly landmark = new Landmark(this, () => this.title);
+  readonly landmark = new Landmark(this, () => this.heading);
   dependent = { updates: 0, addController() {}, removeController() {}, requestUpdate() { this.updates++; }, updateComplete: Promise.resolve(true) };
   readonly locale = new LocaleController(this, () => this.fallback, () => [this.dependent]);
   override requestUpdate(...args: Parameters<LitElement['requestUpdate']>): void {
@@ -66,12 +66,12 @@ describe('Landmark', () => {
   it('numbers a second landmark of the same name, and the others follow a change of name', async () => {
     const a = await host();
     const b = await host();
-    a.title = b.title = 'Approval';
+    a.heading = b.heading = 'Approval';
     a.requestUpdate();
     b.requestUpdate();
     await Promise.all([a.updateComplete, b.updateComplete]);
     expect([a.landmark.nth, b.landmark.nth]).to.deep.equal([1, 2]);
-    a.title = 'Other';
+    a.heading = 'Other';
     a.requestUpdate();
     await a.updateComplete;
     await b.updateComplete;

@@ -18,7 +18,7 @@ describe('EventGate', () => {
     gate.push(started('run'));
     gate.push(required('f1'));
     gate.push(started('run', 'resumption'));
-    await gate.idle;
+    await settle();
     expect(seen).to.deep.equal(['workflow_started:run', 'human_input_required:f1', 'workflow_started:run']);
   });
 
@@ -33,7 +33,7 @@ describe('EventGate', () => {
     expect(order).to.deep.equal([]);
     answer();
     await submission;
-    await gate.idle;
+    await settle();
     expect(order).to.deep.equal(['submitted', 'human_input_form_filled', 'human_input_required']);
   });
 
@@ -43,7 +43,7 @@ describe('EventGate', () => {
     const refused = gate.hold(Promise.reject(new Error('412')));
     gate.push(filled);
     await refused.catch(() => order.push('refused'));
-    await gate.idle;
+    await settle();
     expect(order).to.deep.equal(['refused', 'human_input_form_filled']);
   });
 
@@ -60,7 +60,7 @@ describe('EventGate', () => {
     await settle();
     expect(order).to.deep.equal(['start human_input_required']);
     built();
-    await gate.idle;
+    await settle();
     expect(order).to.deep.equal(['start human_input_required', 'built', 'start human_input_form_filled']);
   });
 
@@ -68,18 +68,18 @@ describe('EventGate', () => {
     const seen: string[] = [];
     const gate = new EventGate((e) => seen.push(e.event));
     gate.push(required('f1'));
-    await gate.idle;
+    await settle();
     gate.forget(required('f1'));
     const aborted = new AbortController();
     aborted.abort();
     gate.push(filled, aborted.signal);
     gate.push(required('f1'));
-    await gate.idle;
+    await settle();
     expect(seen).to.deep.equal(['human_input_required', 'human_input_required']);
     // A new run shows everything again.
     gate.reset();
     gate.push(required('f1'));
-    await gate.idle;
+    await settle();
     expect(seen).to.have.length(3);
   });
 
@@ -89,7 +89,7 @@ describe('EventGate', () => {
     void gate.hold(new Promise(() => undefined));
     gate.detach();
     gate.push(filled);
-    await gate.idle;
+    await settle();
     expect(seen).to.deep.equal(['human_input_form_filled']);
   });
 });

@@ -36,6 +36,8 @@ describe('RunStream', () => {
     const formGets: string[] = [];
     let streams = 0;
     let drop: (() => void) | undefined;
+    /** What the element's first stream has carried to it. */
+    let carried = '';
     window.fetch = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
       if (url.includes('/form/human_input/') && (init?.method ?? 'GET') === 'GET') formGets.push(url);
@@ -48,17 +50,20 @@ describe('RunStream', () => {
           start: (controller) => void (sink = controller),
           pull: async (controller) => {
             const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-            if (done) controller.close();
-            else controller.enqueue(value);
+            if (done) return controller.close();
+            carried += new TextDecoder().decode(value);
+            controller.enqueue(value!);
           },
         });
         drop = () => (sink.error(new TypeError('network error')), void reader.cancel());
         return new Response(body, { status: response.status, headers: response.headers });
       }
       if (init?.method === 'POST' && url.includes('/form/human_input/')) {
-        // The answer comes once the run has paused at its next form, and after the element's
-        // stream has dropped and its reconnection has replayed the run.
+        // The answer comes once the resumed run's events up to its next form have reached the
+        // element (held, not shown), and after its stream has dropped and its reconnection has
+        // replayed the run (the next form again).
         await second;
+        await until(() => carried.includes('human_input_form_filled') && carried.includes('"Second step"'), 'the next form on the first stream');
         drop!();
         await until(() => streams >= 2, 'the reconnection');
         await new Promise((r) => setTimeout(r, 400));
