@@ -6,9 +6,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { formatUnit } from '../shared/terms.js';
 
-/** Longest delay a browser timer keeps (about 24.8 days); a longer one fires at once. */
-const MAX_DELAY = 2 ** 31 - 1;
-
 export class Countdown implements ReactiveController {
   readonly #host: ReactiveControllerHost;
   readonly #expire: () => void;
@@ -48,9 +45,8 @@ export class Countdown implements ReactiveController {
     this.#stop();
     if (!this.#expiry || !this.#connected) return;
     this.#ticks = setInterval(() => this.#tick(), 1000);
-    // Besides the ticks, once exactly at the expiry.
-    const delay = this.#expiry * 1000 - Date.now();
-    if (delay < MAX_DELAY) this.#at = setTimeout(() => this.#tick(), delay);
+    // Besides the ticks, once exactly at the expiry (a longer wait than timers allow just ticks early).
+    this.#at = setTimeout(() => this.#tick(), this.#expiry * 1000 - Date.now());
     this.#tick();
   }
 

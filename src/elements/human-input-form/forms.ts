@@ -3,10 +3,11 @@
  * closed, answered here or elsewhere or left unanswered, which stay on screen above it.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { renderWithOutputs, type FormInputValue, type HumanInputFormDefinition, type HumanInputFormFilledData } from '../../protocol/index.js';
+import { renderWithOutputs, submitRefusal, type FormInputValue, type HumanInputFormDefinition, type HumanInputFormFilledData } from '../../protocol/index.js';
 import type { HitlControl } from '../shared/control.js';
 import { formParts } from '../shared/lazy.js';
 import type { RenderOptions } from '../shared/markdown.js';
+import { format, type Terms } from '../shared/terms.js';
 import { Countdown } from './countdown.js';
 import { clearDraft, readDraft, writeDraft, type DraftStorage } from './draft-store.js';
 import { buildForm, type BuildOptions, type Markdown } from './form-builder.js';
@@ -28,10 +29,12 @@ export interface ClosedForm {
   timedOut?: boolean | undefined;
 }
 
+/** The element: where drafts go and the labels it was given. */
+type Host = ReactiveControllerHost & { draftStorage: DraftStorage; labels: BuildOptions['labels'] };
+
 export interface FormsOptions {
-  storage(): DraftStorage;
-  /** Labels, and where files upload. */
-  build(): Pick<BuildOptions, 'labels' | 'transport'>;
+  /** Where file inputs upload. */
+  transport(): BuildOptions['transport'];
   /** What a form's content may load. */
   render(): RenderOptions;
   /** The open form's time is up. */
@@ -44,10 +47,10 @@ export class FormsController {
   open: OpenForm | undefined;
   closed: ClosedForm[] = [];
   readonly countdown: Countdown;
-  readonly #host: ReactiveControllerHost;
+  readonly #host: Host;
   readonly #options: FormsOptions;
 
-  constructor(host: ReactiveControllerHost, options: FormsOptions) {
+  constructor(host: Host, options: FormsOptions) {
     this.#host = host;
     this.#options = options;
     this.countdown = new Countdown(host, options.expire);
@@ -55,8 +58,8 @@ export class FormsController {
 
   /** Opens the form `def` (its Markdown renderer loaded), its values from a draft of an earlier visit. */
   show(markdown: Markdown, token: string, title: string, def: HumanInputFormDefinition): OpenForm {
-    const storage = this.#options.storage();
-    const { body, controls } = buildForm(markdown, def, { ...this.#options.build(), render: this.#options.render(), draft: readDraft(storage, token) });
+    const storage = this.#host.draftStorage;
+    const { body, controls } = buildForm(markdown, def, { labels: this.#host.labels, transport: this.#options.transport(), render: this.#options.render(), draft: readDraft(storage, token) });
     const save = () => {
       writeDraft(storage, token, Object.fromEntries(controls.map((c) => [c.name, c.state])));
       this.#options.edited(controls);
@@ -91,6 +94,19 @@ export class FormsController {
     return filled;
   }
 
+  /**
+   * A submission the service refused: its message at the inputs it names (every value kept);
+   * answers the first of them, if any.
+   */
+  refused(form: OpenForm, message: string, terms: Terms): HitlControl | undefined {
+    const refusal = submitRefusal(message);
+    const hit = form.controls.filter((c) => refusal.inputs.includes(c.name));
+    // A link the service could not fetch may work on another try: the field says so.
+    const said = refusal.missing ? terms.required : refusal.linkFailed ? format(terms.linkFailed, message) : message;
+    for (const control of hit) control.setCustomValidity(said);
+    return hit[0];
+  }
+
   /** The open form stays on screen, closed, with what was typed (and a note if its time ran out). */
   keep(timedOut?: boolean): void {
     const form = this.open;
@@ -99,7 +115,7 @@ export class FormsController {
 
   /** The open form's answer was accepted: its draft is no longer needed. */
   sent(): void {
-    if (this.open) clearDraft(this.#options.storage(), this.open.token);
+    if (this.open) clearDraft(this.#host.draftStorage, this.open.token);
   }
 
   /** Takes the open form off the screen; it is answered or gone, so its draft goes too. */

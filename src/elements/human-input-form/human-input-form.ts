@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { FormInputValue, HumanInputFormDefinition, HumanInputRequest, RunEvent } from '../../protocol/index.js';
-import { isErrorBody, requestDefinition, submitRefusal, type ErrorBody } from '../../protocol/index.js';
+import { isErrorBody, requestDefinition, type ErrorBody } from '../../protocol/index.js';
 import { toggleState, type HitlControl } from '../shared/control.js';
 import { formParts } from '../shared/lazy.js';
 import { LocaleController } from '../shared/locale-controller.js';
@@ -101,10 +101,9 @@ export class HumanInputForm extends LitElement {
     unavailable: () => this.#terms.error,
   });
   readonly #forms = new FormsController(this, {
-    storage: () => this.draftStorage,
     // What content may load: the relay's origin (the transport's base, absolute) and `allowedOrigins`.
     render: () => ({ allowedOrigins: [this.#session.api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#terms.openImage }),
-    build: () => ({ labels: this.labels, transport: this.#session.api! }),
+    transport: () => this.#session.api!,
     expire: () => this.#expire(),
     // The summary of a failed check goes once every input is fine.
     edited: (controls) => this.#alert === this.#terms.fix && controls.every((c) => c.checkValidity()) && this.#problem(''),
@@ -293,12 +292,8 @@ export class HumanInputForm extends LitElement {
     this.dispatchEvent(new FormErrorEvent(error));
     if (error.status === 412) return this.#set(error.code === 'human_input_form_expired' ? 'expired' : 'taken');
     this.#set('ready');
-    const refusal = submitRefusal(error.message);
-    const hit = form.controls.filter((c) => refusal.inputs.includes(c.name));
-    // A link the service could not fetch may work on another try: the field says so.
-    const message = refusal.missing ? this.#terms.required : refusal.linkFailed ? format(this.#terms.linkFailed, error.message) : error.message;
-    for (const control of hit) control.setCustomValidity(message);
-    this.#problem(hit[0] ? this.#terms.fix : error.message, hit[0]);
+    const hit = this.#forms.refused(form, error.message, this.#terms);
+    this.#problem(hit ? this.#terms.fix : error.message, hit);
   }
 
   /** Shows a problem with the form and takes the user to it. */
