@@ -139,12 +139,15 @@ export class RunStream implements ReactiveController {
         this.#options.open();
         for await (const event of readRunEvents(response.body!)) {
           this.runId ||= (event as { workflow_run_id?: string }).workflow_run_id ?? '';
-          // A start's stream ends at the pause (only the events stream continues past it): a
-          // submission must wait for the next stream, or the resumed run's events are lost.
-          if (starting && event.event === 'workflow_paused') this.#detached();
           // Known here, not once handled: a submission may hold the handling while the stream ends.
           if (event.event === 'workflow_finished' || event.event === 'error') this.ended = true;
           this.#gate.push(event, signal);
+          // A start's stream ends at the pause; only the events stream goes on past it, across
+          // forms. A submission waits for that one, or the resumed run's events are lost.
+          if (starting && event.event === 'workflow_paused') {
+            this.#detached();
+            break;
+          }
         }
       } catch (error) {
         if (signal.aborted) return;
