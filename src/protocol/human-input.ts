@@ -96,6 +96,18 @@ export interface HumanInputRequest {
   approval_channels?: string[];
 }
 
+/**
+ * The definition a `human_input_required` event already carries, so the form need not be asked
+ * for again; `undefined` when it lacks what the form needs. Real Dify puts the node's own input
+ * config in the event: a select whose options come from a variable has its live values only in
+ * `GET /form/human_input/{token}` (dify-wire.md §2.2), so such a form is still asked for.
+ */
+export function requestDefinition(request: HumanInputRequest): HumanInputFormDefinition | undefined {
+  if (request.inputs.some((input) => input.type === 'select' && input.option_source.type === 'variable')) return undefined;
+  const { form_content, inputs, resolved_default_values, actions, expiration_time } = request;
+  return { form_content, inputs, resolved_default_values, user_actions: actions, expiration_time };
+}
+
 /** Status of a form as the real service stores it. */
 export type HumanInputFormStatus = 'waiting' | 'expired' | 'submitted' | 'timeout';
 

@@ -1,74 +1,24 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { Transport } from '../../client/transport.js';
-import { ServiceError } from '../../client/errors.js';
-import {
-  isErrorBody,
-  readRunEvents,
-  renderWithOutputs,
-  splitFormContent,
-  submitRefusal,
-  type ErrorBody,
-  type FormInput,
-  type HumanInputFormDefinition,
-  type HumanInputRequest,
-  type RunEvent,
-  type SiteSettings,
-} from '../../protocol/index.js';
-import type { HitlFile } from '../hitl-file/hitl-file.js';
+import type { FormInputValue, HumanInputFormDefinition, HumanInputRequest, RunEvent } from '../../protocol/index.js';
+import { isErrorBody, requestDefinition, type ErrorBody } from '../../protocol/index.js';
 import { toggleState, type HitlControl } from '../shared/control.js';
 import { formParts } from '../shared/lazy.js';
-import type { RenderOptions } from '../shared/markdown.js';
-import { SessionSource } from '../shared/session.js';
-import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Terms } from '../shared/terms.js';
-import { uploadFile } from '../shared/upload.js';
+import { LocaleController } from '../shared/locale-controller.js';
+import { format, termsFor, type Terms } from '../shared/terms.js';
+import { json, list } from './attributes.js';
+import { duration } from './countdown.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
+import { FormsController, type ClosedForm, type OpenForm } from './forms.js';
 import { styles } from './human-input-form.styles.js';
+import { Landmark } from './landmark.js';
+import { RunStream } from './run-stream.js';
+import { SessionController } from './session-controller.js';
+import { StatusLine } from './status-line.js';
 
 /** What the element is doing: each is a custom state (`:state(ready)`) and a status line. */
 type Phase = 'loading' | 'waiting' | 'ready' | 'submitting' | 'submitted' | 'expired' | 'timeout' | 'taken' | 'undrivable' | 'finished' | 'failed' | 'error';
 
-/** The form on screen: its definition, and its content with the inputs in place. */
-interface Shown {
-  token: string;
-  title: string;
-  def: HumanInputFormDefinition;
-  body: HTMLElement;
-  controls: HitlControl[];
-}
-
-/** A form no longer open: its content as submitted and the chosen action ('' when it timed out, its inputs kept). */
-interface Filled {
-  title: string;
-  body: HTMLElement;
-  action: string;
-  timedOut?: boolean | undefined;
-}
-
-const INPUT_TAGS: Record<string, string> = { paragraph: 'hitl-paragraph', select: 'hitl-select', file: 'hitl-file', 'file-list': 'hitl-file-list' };
-
-/** The inputs' parts, reachable as `human-input-form::part(…)`. */
-const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,file-size,progress,file-error,file-button,dropzone,choose,url,url-input,url-button,hint';
-
-const seg = encodeURIComponent;
-/** How long a status stays before the next may replace it: long enough for a screen reader to take it up. */
-const SAY_MS = 1000;
-const TRANSIENT: Phase[] = ['loading', 'waiting', 'submitting'];
-const formPath = (token: string) => `/form/human_input/${seg(token)}`;
-
-/** A JSON attribute; one that does not parse is said in the console rather than dropped unseen. */
-const json = {
-  fromAttribute(value: string | null): unknown {
-    try {
-      return value === null ? null : JSON.parse(value);
-    } catch {
-      console.warn('<human-input-form>: this attribute is not JSON and is ignored:', value);
-      return null;
-    }
-  },
-};
-
-/** The elements on the page, in the order they came, so forms of one title get distinct landmark names. */
-const live = new Set<HumanInputForm>();
+const formPath = (token: string) => `/form/human_input/${encodeURIComponent(token)}`;
 
 /**
  * Renders the form of a workflow run paused at a human-input node, submits the answer through
@@ -139,8 +89,37 @@ export class HumanInputForm extends LitElement {
     inputs: { converter: json },
     labels: { converter: json },
     draftStorage: { attribute: 'draft-storage' },
-    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: (value: string | null) => value?.split(/[\s,]+/) ?? [] } },
+    allowedOrigins: { attribute: 'allowed-origins', converter: list },
   };
+
+  readonly #session = new SessionController(this);
+  readonly #locale = new LocaleController(this, () => this.#session.site?.default_language, () => this.#forms.open?.controls ?? []);
+  readonly #stream = new RunStream(this, {
+    event: (event, signal) => this.#event(event, signal),
+    open: () => this.#phase === 'error' && this.#set(this.#forms.open ? 'ready' : 'waiting'),
+    resume: () => void this.#connect(),
+    unavailable: () => this.#terms.error,
+  });
+  readonly #forms = new FormsController(this, {
+    // What content may load: the relay's origin (the transport's base, absolute) and `allowedOrigins`.
+    render: () => ({ allowedOrigins: [this.#session.api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#terms.openImage }),
+    transport: () => this.#session.api!,
+    expire: () => this.#expire(),
+    // The summary of a failed check goes once every input is fine.
+    edited: (controls) => this.#alert === this.#terms.fix && controls.every((c) => c.checkValidity()) && this.#problem(''),
+  });
+  readonly #status = new StatusLine<Phase>(this, 'loading', ['loading', 'waiting', 'submitting']);
+  readonly #landmark = new Landmark(this, () => (this.#forms.open ? this.#title(this.#forms.open.title) : ''));
+
+  readonly #internals = this.attachInternals();
+  #phase: Phase = 'loading';
+  #alert = '';
+  /** The user acted here, so focus may follow the state. */
+  #acted = false;
+  /** What to focus after the next render: an element, or a selector. */
+  #focus: HTMLElement | string = '';
+  /** The error on screen is one a retry cannot change. */
+  #final = false;
 
   /**
    * URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`).
@@ -164,64 +143,6 @@ export class HumanInputForm extends LitElement {
    */
   allowedOrigins: string[] = [];
 
-  readonly #internals = this.attachInternals();
-  #phase: Phase = 'loading';
-  /**
-   * The status line's phase, and the ones waiting to take it: each stays up at least
-   * `SAY_MS`, so a screen reader reads every change, in order, before the next replaces it.
-   */
-  #said: Phase = 'loading';
-  #says: Phase[] = [];
-  #sayTimer = 0;
-  #form: Shown | undefined;
-  #filled: Filled[] = [];
-  #alert = '';
-  #site: SiteSettings | undefined;
-  #api: Transport | undefined;
-  #run = '';
-  #abort = new AbortController();
-  /** Settles once the run's events stream is attached. */
-  #open: Promise<void> | undefined;
-  /** The `Idempotency-Key` of the run being started: one per start, the same on each of its retries. */
-  #startKey = '';
-  /** Keys of events seen, so a replay after a reconnect renders nothing twice. */
-  #seen = new Set<string>();
-  #ended = false;
-  /** Reconnects in a row that brought nothing new. */
-  #tries = 0;
-  #timer = 0;
-  /** The user acted here, so focus may follow the state. */
-  #acted = false;
-  /** What to focus after the next render: an element, or a selector. */
-  #focus: HTMLElement | string = '';
-  /** The error on screen is one a retry cannot change. */
-  #final = false;
-  /** While a submission is in flight, the run's events wait here for its answer. */
-  #held: (() => void)[] | undefined;
-  /** The title on screen, and the locale rendered last. */
-  #name = '';
-  #lang = '';
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    live.add(this);
-    this.#timer = window.setInterval(() => this.#tick(), 1000);
-    // Statuses that waited while the element was out of the page (a move) go on.
-    this.#say();
-    // A move (removed and added again in one task) keeps its connection: a run being started has
-    // no id yet, so starting over would start a second run.
-    if (this.hasUpdated && this.#abort.signal.aborted) void this.#connect();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    live.delete(this);
-    clearInterval(this.#timer);
-    clearTimeout(this.#sayTimer);
-    this.#sayTimer = 0;
-    queueMicrotask(() => this.isConnected || this.#abort.abort());
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('sessionUrl') || changed.has('runId') || changed.has('formToken')) void this.start();
   }
@@ -236,314 +157,143 @@ export class HumanInputForm extends LitElement {
 
   /** Starts over: follows `run-id`, opens `form-token`, or starts a run with `inputs`. */
   start(): Promise<void> {
-    this.#run = this.runId;
-    this.#startKey = '';
-    this.#ended = false;
-    this.#form = undefined;
-    this.#filled = [];
-    this.#seen.clear();
+    this.#stream.reset(this.runId);
+    this.#forms.reset();
     return this.#connect();
   }
 
   /** Checks every input, then submits the values with the action `actionId`. */
   async submit(actionId: string): Promise<void> {
-    const form = this.#form;
+    const form = this.#forms.open;
     if (!form || this.#phase !== 'ready') return;
     this.#acted = true;
-    // The service's refusals answered the last attempt, and it checks again: a link it could not
-    // fetch then may be sent as it is.
+    // The service's refusals answered the last attempt, and it checks again: a link it could not fetch then may be sent as it is.
     for (const c of form.controls) c.setCustomValidity('');
     // Every input shows its problem at once; focus goes to the first.
     const invalid = form.controls.filter((c) => !c.reportValidity());
     if (invalid[0]) return this.#problem(this.#terms.fix, invalid[0]);
-    const inputs = Object.fromEntries(form.controls.map((c) => [c.name, c.value]));
+    const inputs = Object.fromEntries(form.controls.map((c) => [c.name, c.value as FormInputValue]));
     if (!this.dispatchEvent(new BeforeSubmitEvent(actionId, inputs))) return;
     this.#set('submitting');
-    const signal = this.#abort.signal;
+    const signal = this.#stream.signal;
+    const send = () =>
+      this.#session.api!.json('POST', formPath(form.token), { json: { inputs, action: actionId, user: '' }, signal }).then(
+        () => this.#submitted(actionId, inputs),
+        (error: unknown) => signal.aborted || this.#rejected(toErrorBody(error), form),
+      );
     // The resumed run's events can come on the open stream before the POST's answer: they wait,
-    // so `submitted` always comes before what follows it (`run-finished` among them).
-    const held: (() => void)[] = (this.#held = []);
-    try {
-      // Events reach only listeners already attached: follow the run before it resumes.
-      await this.#open;
-      await this.#api!.json('POST', formPath(form.token), { json: { inputs, action: actionId, user: '' }, signal });
-      this.#draft(form.token, null);
-      const action = form.def.user_actions.find((a) => a.id === actionId)!;
-      let filled;
-      if (this.formToken) {
-        // A standalone form has no run to follow: show what the service records.
-        filled = { node_title: form.title, rendered_content: renderWithOutputs(form.def.form_content, form.def.inputs, inputs), action_id: actionId, action_text: action.title };
-        this.#addFilled(form.title, filled.rendered_content, action.title);
-        this.#form = undefined;
-        this.#ended = true;
-      }
-      this.#set('submitted');
-      this.dispatchEvent(new SubmittedEvent(actionId, inputs, filled));
-    } catch (error) {
-      if (!signal.aborted) this.#rejected(toErrorBody(error), form);
-    } finally {
-      this.#held = undefined;
-      for (const replay of held) replay();
-    }
+    // so `submitted` always comes before what follows it (`run-finished`, the next form).
+    await (this.formToken ? send() : this.#stream.hold(send, signal)).catch(() => undefined);
   }
 
   get #terms(): Terms {
-    return termsFor(this.#locale, this);
-  }
-
-  /** The locale in force: English until (and unless) the wanted one's terms are there, Intl included. */
-  get #locale(): string {
-    return intlLocale(localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en', this);
-  }
-
-  /** What content may load: the relay's origin (the session's API base) and `allowedOrigins`. */
-  get #renderOptions(): RenderOptions {
-    // The transport's base is absolute (resolved against the session URL); renderMarkdown keeps its origin.
-    return { allowedOrigins: [this.#api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#terms.openImage };
+    return this.#locale.terms;
   }
 
   /** A form's title: the node's, else the app's, else a generic one. */
   #title(title: string): string {
-    return title || this.#site?.title || this.#terms.untitled;
+    return title || this.#session.site?.title || this.#terms.untitled;
   }
 
-  async #connect(): Promise<void> {
-    if (this.#ended) return;
+  async #connect(again?: boolean): Promise<void> {
+    if (this.#stream.ended) return;
     if (!this.sessionUrl) {
       // In English for the developer; the page shows it in the user's language.
       const message = termsFor().noSession;
       if (this.#phase !== 'error') console.warn(`<${this.localName}>`, message);
       return this.#fail({ code: 'session_url_missing', message, status: 0 });
     }
-    this.#abort.abort();
-    const { signal } = (this.#abort = new AbortController());
-    this.#set(this.#form ? 'ready' : 'loading');
+    const signal = this.#stream.restart(again);
+    this.#set(this.#forms.open ? 'ready' : 'loading');
     // Fetched beside the session and the run; a part that fails to load ends this pass, with a retry.
     formParts.load().catch(() => {
       if (signal.aborted) return;
-      this.#abort.abort();
+      this.#stream.abort();
       this.#fail({ code: 'part_load_failed', message: this.#terms.partFailed, status: 0 });
     });
     try {
-      const session = SessionSource.for(this.sessionUrl);
-      this.#api = await session.transport();
-      // Aborted meanwhile (a part failed to load, or the element left): no stream may open now.
-      if (signal.aborted) return;
-      session.site().then(
-        (site) => {
-          this.#site = site;
-          this.requestUpdate();
-        },
-        // Without the app's settings the element keeps its own defaults.
-        () => undefined,
-      );
-      await (this.formToken ? this.#load(this.formToken, signal) : this.#follow(this.#run ? undefined : this.inputs || {}, signal));
+      const api = await this.#session.open(this.sessionUrl, signal);
+      if (api) await (this.formToken ? this.#show(this.formToken, signal) : this.#stream.follow(api, this.#stream.runId ? undefined : this.inputs || {}, signal));
     } catch (error) {
       if (!signal.aborted) this.#fail(error);
     }
   }
 
-  /**
-   * Reads the run's events until it finishes: first from the run's start (`start` holds its
-   * inputs; the relay sets `user`, so the one here only satisfies the shape), then from the
-   * events endpoint with `continue_on_pause` (one stream across consecutive forms) and
-   * `include_state_snapshot` (a dropped stream loses nothing; what was seen is dropped).
-   *
-   * A start that drops before its first event (which names the run) is sent again as it was,
-   * with the same `Idempotency-Key`: the relay starts a run at most once per key and answers a
-   * repeat with that run's events, or `409 run_start_pending` (with `Retry-After`) while the
-   * first attempt has not learned the run's id yet.
-   */
-  async #follow(start: Record<string, unknown> | undefined, signal: AbortSignal): Promise<void> {
-    let failure: unknown = new ServiceError({ code: 'upstream_unavailable', message: this.#terms.error, status: 0 });
-    while (!this.#ended) {
-      let opened!: () => void;
-      this.#open = new Promise((resolve) => (opened = resolve));
-      let wait = 0;
-      try {
-        const { url, init } = await (start && !this.#run
-          ? this.#api!.prepare('POST', '/workflows/run', {
-              json: { inputs: start, response_mode: 'streaming', user: '' },
-              headers: { Accept: 'text/event-stream', 'Idempotency-Key': (this.#startKey ||= randomKey()) },
-              signal,
-            })
-          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true }, headers: { Accept: 'text/event-stream' }, signal }));
-        const response = await fetch(url, init);
-        if (!response.ok) {
-          wait = Number(response.headers.get('Retry-After')) * 1000;
-          throw await ServiceError.fromResponse(response);
-        }
-        opened();
-        if (this.#phase === 'error') this.#set(this.#form ? 'ready' : 'waiting');
-        for await (const event of readRunEvents(response.body!)) this.#held ? this.#held.push(() => this.#event(event, signal)) : this.#event(event, signal);
-      } catch (error) {
-        if (signal.aborted) return;
-        const { status, code } = error as ServiceError;
-        // A refusal asking again cannot change ends here; the start's own "not yet" is waited out.
-        if (status >= 400 && status < 500 && status !== 429 && code !== 'run_start_pending') throw error;
-        if (error instanceof ServiceError) failure = error;
-      }
-      if (signal.aborted || this.#ended) return;
-      if (this.#tries > 3) throw failure;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 30_000) || (this.#tries && 250 * 2 ** this.#tries)));
-      this.#tries++;
-    }
-  }
-
-  #event(event: RunEvent, signal: AbortSignal): void {
-    if (signal.aborted) return;
-    const data = ('data' in event ? event.data : {}) as { id?: string; form_id?: string; reason?: string; reasons?: { form_id: string }[] };
-    // A replay repeats these with the same ids; a resumption's `workflow_started` repeats the run id legitimately.
-    const id = data.form_id ?? data.reasons?.[0]?.form_id ?? (data.reason === 'resumption' ? '' : data.id);
-    if (id) {
-      if (this.#seen.has(event.event + id)) return;
-      this.#seen.add(event.event + id);
-    }
-    if (event.event !== 'ping') this.#tries = 0;
-    this.#run ||= (event as { workflow_run_id?: string }).workflow_run_id ?? '';
+  /** One new run event, in order; a form being shown holds the next. */
+  #event(event: RunEvent, signal: AbortSignal): unknown {
     this.dispatchEvent(new RunEventEvent(event));
     switch (event.event) {
       case 'workflow_started':
-        if (this.#phase === 'loading') this.#set('waiting');
-        break;
-      case 'human_input_required': {
-        const request = event.data;
-        if (request.form_token) {
-          void this.#load(request.form_token, signal, request).catch((error) => {
-            // Not shown after all: a retry's replay must show it.
-            this.#seen.delete(event.event + request.form_id);
-            if (!signal.aborted) this.#fail(error);
-          });
-        }
-        else this.#set('undrivable', true);
-        break;
-      }
+        return this.#phase === 'loading' && this.#set('waiting');
+      case 'human_input_required':
+        if (!event.data.form_token) return this.#set('undrivable', true);
+        return this.#show(event.data.form_token, signal, event.data).catch((error: unknown) => {
+          // Not shown after all: a retry's replay must show it.
+          this.#stream.forget(event);
+          if (!signal.aborted) this.#fail(error);
+        });
       case 'human_input_form_filled':
-        this.#addFilled(event.data.node_title, event.data.rendered_content, event.data.action_text);
-        this.#set('waiting', true);
-        break;
-      case 'human_input_form_timeout': {
+        this.#forms.answered(event.data.node_title, event.data.rendered_content, event.data.action_text);
+        return this.#set('waiting', true);
+      case 'human_input_form_timeout':
         if (this.#phase !== 'expired') this.dispatchEvent(new TimedOutEvent(event.data.expiration_time, false));
-        this.#keep(true);
-        this.#set('timeout', true);
-        break;
-      }
+        this.#forms.keep(true);
+        return this.#set('timeout', true);
       case 'workflow_finished':
-        this.#ended = true;
-        this.#alert = event.data.error ?? '';
-        this.#keep();
-        this.#set(event.data.status === 'succeeded' ? 'finished' : 'failed', true);
-        this.dispatchEvent(new RunFinishedEvent(event.data));
-        break;
+        this.#end(event.data.error ?? '', event.data.status === 'succeeded' ? 'finished' : 'failed');
+        return this.dispatchEvent(new RunFinishedEvent(event.data));
       case 'error':
-        // The run failed (nothing to retry here): its reason stays on screen.
-        this.#ended = true;
-        this.#alert = event.message;
-        this.#keep();
-        this.#set('failed', true);
-        // The documented `{code, message, status}`, not the whole stream event.
-        this.dispatchEvent(new FormErrorEvent({ code: event.code, message: event.message, status: event.status }));
+        // The run failed (nothing to retry here): its reason stays on screen, and `form-error` has the documented `{code, message, status}`.
+        this.#end(event.message, 'failed');
+        return this.dispatchEvent(new FormErrorEvent({ code: event.code, message: event.message, status: event.status }));
     }
+    return undefined;
   }
 
-  /** A form the run closed unanswered stays on screen, closed, with what was typed (and a note if its time ran out). */
-  #keep(timedOut?: boolean): void {
-    const form = this.#form;
-    if (form) this.#filled = [...this.#filled, { title: form.title, body: form.body, action: '', timedOut }];
+  /** The run is over: an open form stays, closed, and so does the reason of a failure. */
+  #end(alert: string, phase: Phase): void {
+    this.#stream.ended = true;
+    this.#alert = alert;
+    this.#forms.keep();
+    this.#set(phase, true);
   }
 
-  /** Gets a form's definition (live select options; still open?) and puts it on screen. */
-  async #load(token: string, signal: AbortSignal, request?: HumanInputRequest): Promise<void> {
-    let def: HumanInputFormDefinition;
-    try {
-      def = await this.#api!.json<HumanInputFormDefinition>('GET', formPath(token), { signal });
-    } catch (error) {
-      if ((error as ServiceError).status !== 412) throw error;
-      return this.#set((error as ServiceError).code === 'human_input_form_expired' ? 'expired' : 'taken', true);
-    }
-    if (signal.aborted) return;
-    const { renderMarkdown, SLOT_TAG } = await formParts.load();
-    if (signal.aborted) return;
-    const byName = new Map(def.inputs.map((input) => [input.output_variable_name, input]));
-    const body = document.createElement('div');
-    body.setAttribute('part', 'content');
-    // Each slot becomes a marker, so its input lands exactly where the slot was (in a list, a
-    // table, mid-sentence); a slot that names no input renders nothing. The markers carry a key
-    // the content cannot guess, so a marker written in the content never moves or relabels an input.
-    const key = Math.random().toString(36).slice(2);
-    body.append(
-      renderMarkdown(
-        splitFormContent(def.form_content)
-          .map((part) => (part.kind === 'markdown' ? part.text : byName.has(part.name) ? `<${SLOT_TAG} data-name="${part.name}" data-key="${key}"></${SLOT_TAG}>` : ''))
-          .join(''),
-        this.#renderOptions,
-      ),
-    );
-    const draft = this.#draft(token);
-    const controls: HitlControl[] = [];
-    const make = (input: FormInput, label?: string): HitlControl => {
-      const name = input.output_variable_name;
-      const control = document.createElement(INPUT_TAGS[input.type] ?? INPUT_TAGS.paragraph!) as HitlControl;
-      control.name = name;
-      control.config = input;
-      // Only a paragraph may stay empty (the node's own rule).
-      control.required = input.type !== 'paragraph';
-      control.label = this.labels?.[name] || label || name.charAt(0).toUpperCase() + name.slice(1).replace(/_/g, ' ');
-      control.defaultValue = defaultOf(def, input);
-      control.restore(draft[name] ?? control.defaultValue);
-      (control as HitlFile).upload = (file, progress, s) => uploadFile(this.#api!, file, progress, s);
-      control.setAttribute('exportparts', INPUT_PARTS);
-      controls.push(control);
-      byName.delete(name);
-      return control;
-    };
-    for (const slot of body.querySelectorAll(SLOT_TAG)) {
-      const input = slot.getAttribute('data-key') === key ? byName.get(slot.getAttribute('data-name')!) : undefined;
-      if (input) slot.replaceWith(make(input, takeLabel(slot)));
-      else slot.remove();
-    }
-    // Inputs the content never mentions come after it.
-    for (const input of [...byName.values()]) body.append(make(input));
-    const save = () => {
-      this.#draft(token, Object.fromEntries(controls.map((c) => [c.name, c.state])));
-      // The summary of a failed check goes once every input is fine.
-      if (this.#alert === this.#terms.fix && controls.every((c) => c.checkValidity())) this.#problem('');
-    };
-    body.addEventListener('input', save);
-    body.addEventListener('change', save);
-    this.#form = { token, title: request?.node_title ?? '', def, body, controls };
+  /** Opens a form: as the run's event carries it, else (`form-token`, a select's live options) as `GET /form/human_input/{token}` answers. */
+  async #show(token: string, signal: AbortSignal, request?: HumanInputRequest): Promise<void> {
+    const def = (request && requestDefinition(request)) ?? (await this.#fetch(token, signal));
+    const markdown = await formParts.load();
+    if (!def || signal.aborted) return;
+    this.#forms.show(markdown, token, request?.node_title ?? '', def);
     this.#set('ready');
-    this.#tick();
-    // Besides the ticks, once exactly at the expiry (a longer wait than timers allow just ticks early).
-    setTimeout(() => this.#tick(), (def.expiration_time ?? 0) * 1000 - Date.now());
     this.dispatchEvent(new FormShownEvent(token, def, request));
   }
 
-  /** Reads (no `values`), writes, or clears (`null`) the draft of a form. */
-  #draft(token: string, values?: Record<string, string> | null): Record<string, string> {
-    const key = `hitl-draft:${token}`;
+  /** A form's definition; a form closed meanwhile (412) sets its phase instead. */
+  async #fetch(token: string, signal: AbortSignal): Promise<HumanInputFormDefinition | undefined> {
     try {
-      const store = this.draftStorage === 'none' ? undefined : this.draftStorage === 'session' ? sessionStorage : localStorage;
-      if (values) store?.setItem(key, JSON.stringify(values));
-      else if (values === null) store?.removeItem(key);
-      else return JSON.parse(store?.getItem(key) ?? '{}') as Record<string, string>;
-    } catch {
-      // Storage refused (private mode, quota, sandbox): drafts are a convenience.
+      return await this.#session.api!.json<HumanInputFormDefinition>('GET', formPath(token), { signal });
+    } catch (error) {
+      if ((error as ErrorBody).status !== 412) throw error;
+      this.#set((error as ErrorBody).code === 'human_input_form_expired' ? 'expired' : 'taken', true);
     }
-    return {};
+  }
+
+  /** The service accepted the submission; a `form-token` form has no run to report it, so it closes here. */
+  #submitted(actionId: string, inputs: Record<string, FormInputValue>): void {
+    this.#forms.sent();
+    const filled = this.formToken ? this.#forms.answeredHere(actionId, inputs) : undefined;
+    if (filled) this.#stream.ended = true;
+    this.#set('submitted');
+    this.dispatchEvent(new SubmittedEvent(actionId, inputs, filled));
   }
 
   /** A submission the service refused: messages at the inputs they name, every value kept. */
-  #rejected(error: ErrorBody, form: Shown): void {
+  #rejected(error: ErrorBody, form: OpenForm): void {
     this.dispatchEvent(new FormErrorEvent(error));
     if (error.status === 412) return this.#set(error.code === 'human_input_form_expired' ? 'expired' : 'taken');
     this.#set('ready');
-    const refusal = submitRefusal(error.message);
-    const hit = form.controls.filter((c) => refusal.inputs.includes(c.name));
-    // A link the service could not fetch may work on another try: the field says so.
-    const message = refusal.missing ? this.#terms.required : refusal.linkFailed ? format(this.#terms.linkFailed, error.message) : error.message;
-    for (const control of hit) control.setCustomValidity(message);
-    this.#problem(hit[0] ? this.#terms.fix : error.message, hit[0]);
+    const hit = this.#forms.refused(form, error.message, this.#terms);
+    this.#problem(hit ? this.#terms.fix : error.message, hit);
   }
 
   /** Shows a problem with the form and takes the user to it. */
@@ -553,167 +303,78 @@ export class HumanInputForm extends LitElement {
     this.requestUpdate();
   }
 
-  #addFilled(title: string, content: string, action: string): void {
-    const body = document.createElement('div');
-    body.setAttribute('part', 'content');
-    formParts.use(({ renderMarkdown }) => {
-      body.append(renderMarkdown(content, this.#renderOptions));
-      this.requestUpdate();
-    });
-    this.#filled = [...this.#filled, { title, body, action }];
+  /** The open form's time is up. */
+  #expire(): void {
+    if (this.#phase !== 'ready') return;
+    this.#set('expired');
+    this.dispatchEvent(new TimedOutEvent(this.#forms.open!.def.expiration_time, true));
   }
 
   #fail(error: unknown): void {
     const body = toErrorBody(error);
-    // A refusal that asking again cannot change (a bad id, token or input) offers no retry.
-    // So is a start the relay cannot vouch for (a run may exist with an id it never saw): asking
-    // again with the same key can never start or find it.
+    // A refusal that asking again cannot change (a bad id, token or input) offers no retry; nor does a start the relay
+    // cannot vouch for (a run may exist with an id it never saw): asking again with the same key can never start or find it.
     this.#final = [400, 403, 404, 412].includes(body.status) || body.code === 'run_start_unknown';
     this.#set('error');
     this.#alert = body.message;
     this.dispatchEvent(new FormErrorEvent(body));
   }
 
-  /** Moves to `phase` (dropping the form when `drop`), announces it, and lets focus follow. */
-  #set(phase: Phase, drop?: boolean): void {
+  /** Moves to `phase` (closing the open form when `close`), announces it, and lets focus follow. */
+  #set(phase: Phase, close?: boolean): void {
     toggleState(this.#internals, this.#phase, false);
     toggleState(this.#internals, (this.#phase = phase), true);
-    // A form that leaves the screen is answered or gone: its draft is no longer needed.
-    if (drop && this.#form) this.#draft(this.#form.token, null), (this.#form = undefined);
+    if (close) this.#forms.close();
     if (phase !== 'failed') this.#alert = '';
     if (this.#acted) this.#focus = '[data-focus]';
-    // A passing phase (loading, waiting, submitting) gives way to the next at once: it is no
-    // state a user needs to hear, and the one after it is.
-    if (TRANSIENT.includes(this.#says.at(-1)!)) this.#says.pop();
-    if (!this.#says.length && TRANSIENT.includes(this.#said)) clearTimeout(this.#sayTimer), (this.#sayTimer = 0);
-    if (phase !== (this.#says.at(-1) ?? this.#said)) this.#says.push(phase);
-    if (!this.#sayTimer) this.#say();
+    this.#status.say(phase);
     this.requestUpdate();
   }
 
-  /** Puts the next waiting phase on the status line. */
-  #say(): void {
-    const next = this.#says.shift();
-    this.#sayTimer = next ? window.setTimeout(() => this.#say(), SAY_MS) : 0;
-    if (next) (this.#said = next), this.requestUpdate();
+  #onSubmit(e: SubmitEvent): void {
+    e.preventDefault();
+    void this.submit((e.submitter as HTMLButtonElement).value);
   }
 
-  /** Once a second: the countdown, and the form's expiry. */
-  #tick(): void {
-    const expiration = this.#form?.def.expiration_time;
-    if (!expiration) return;
-    if (expiration * 1000 <= Date.now() && this.#phase === 'ready') {
-      this.#set('expired');
-      this.dispatchEvent(new TimedOutEvent(expiration, true));
-    }
-    this.requestUpdate();
+  #onRetry(): void {
+    this.#acted = true;
+    void this.#connect(true);
   }
 
   protected override render(): TemplateResult {
     const t = this.#terms;
-    const locale = this.#locale;
-    const form = this.#form;
     const phase = this.#phase;
-    const ready = phase === 'ready';
-    const theme = this.#site?.chat_color_theme ?? '';
-    const left = (form?.def.expiration_time ?? 0) - Date.now() / 1000;
-    // Inputs take the locale from the container: tell them when it changes (a locale loaded).
-    if (locale !== this.#lang) {
-      this.#lang = locale;
-      for (const control of form?.controls ?? []) control.requestUpdate();
-    }
-    // A landmark name unique on the page: a second form of the same title gets a number.
-    const title = form ? this.#title(form.title) : '';
-    if (title !== this.#name) {
-      this.#name = title;
-      for (const other of live) if (other !== this) other.requestUpdate();
-    }
-    const nth = [...live].filter((other) => other.#name === title).indexOf(this) + 1;
-    return html`<div part="container" lang=${locale} style=${CSS.supports('color', theme) ? `--hitl-site-accent:${theme}` : ''}>
-      ${this.#filled.map(
-        (filled) => html`<section part="filled">
-          <h2 part="title">${this.#title(filled.title)}</h2>
-          ${filled.action ? filled.body : html`<fieldset disabled>${filled.body}</fieldset>`}
-          ${filled.action ? html`<p part="chosen">${format(t.chose, filled.action)}</p>` : filled.timedOut ? html`<p part="note">${t.timeout}</p>` : ''}
-        </section>`,
-      )}
-      ${form
-        ? html`<form
-            part="form"
-            aria-labelledby=${nth > 1 ? nothing : 'title'}
-            aria-label=${nth > 1 ? format(t.nth, title, nth) : nothing}
-            novalidate
-            @submit=${(e: SubmitEvent) => {
-              e.preventDefault();
-              void this.submit((e.submitter as HTMLButtonElement).value);
-            }}
-          >
-            <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${title}</h2>
-            ${left > 0 && (ready || phase === 'submitting') ? html`<p part="countdown" role="timer">${format(t.timeLeft, duration(left, locale))}</p>` : ''}
-            <fieldset part="fields" ?disabled=${!ready}>
-              ${form.body}
-              <div part="actions">
-                ${form.def.user_actions.map((a) => html`<button part="action action-${a.button_style}" value=${a.id}>${a.title}</button>`)}
-              </div>
-            </fieldset>
-          </form>`
-        : ''}
+    return html`<div part="container" lang=${this.#locale.locale} style=${this.#session.theme}>
+      ${this.#forms.closed.map((closed) => this.#renderClosed(closed))} ${this.#forms.open ? this.#renderOpen(this.#forms.open) : ''}
       ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.sessionUrl ? this.#alert : t.noSession}</p>` : ''}
-      ${phase === 'error' && this.sessionUrl && !this.#final
-        ? html`<button
-            part="retry"
-            @click=${() => {
-              this.#acted = true;
-              this.#tries = 0;
-              void this.#connect();
-            }}
-          >
-            ${t.retry}
-          </button>`
-        : ''}
-      <p part="status" role="status" tabindex="-1" ?data-focus=${!ready && phase !== 'error'}>${t[this.#said]}</p>
+      ${phase === 'error' && this.sessionUrl && !this.#final ? html`<button part="retry" @click=${this.#onRetry}>${t.retry}</button>` : ''}
+      <p part="status" role="status" tabindex="-1" ?data-focus=${phase !== 'ready' && phase !== 'error'}>${t[this.#status.said]}</p>
     </div>`;
   }
-}
 
-/** `2 days`, `5 hours`, or `4:59` under an hour. */
-function duration(seconds: number, locale: string): string {
-  const s = Math.ceil(seconds);
-  const days = s >= 86400;
-  return s < 3600 ? `${(s / 60) | 0}:${String(s % 60).padStart(2, '0')}` : formatUnit(locale, s / (days ? 86400 : 3600), days ? 'day' : 'hour', true);
-}
+  #renderClosed(closed: ClosedForm): TemplateResult {
+    const t = this.#terms;
+    return html`<section part="filled">
+      <h2 part="title">${this.#title(closed.title)}</h2>
+      ${closed.action ? closed.body : html`<fieldset disabled>${closed.body}</fieldset>`}
+      ${closed.action ? html`<p part="chosen">${format(t.chose, closed.action)}</p>` : closed.timedOut ? html`<p part="note">${t.timeout}</p>` : ''}
+    </section>`;
+  }
 
-/**
- * The label a slot's surroundings give it, taken out of the content: the heading or bold line
- * just before a slot that stands alone, or a short text ending in a colon just before it.
- */
-function takeLabel(slot: Element): string | undefined {
-  const parent = slot.parentElement!;
-  let node: ChildNode | null = parent.localName === 'p' && !parent.textContent!.trim() ? parent : slot;
-  do node = node.previousSibling;
-  while (node && !node.textContent!.trim());
-  const text = node?.textContent!.trim() ?? '';
-  const strong = (e: Element | null | undefined) => /^(h\d|strong|b)$/.test(e?.localName ?? '');
-  const element = node as Element;
-  // Text only: a paragraph that also holds an image or a link is content, not a label.
-  if (!text || text.length > 80 || element.querySelector?.(':not(strong,b,em,i,code)')) return undefined;
-  if (!(strong(element) || (element.localName === 'p' && element.childNodes.length === 1 && strong(element.firstElementChild)) || /[:：]$/.test(text))) return undefined;
-  node!.remove();
-  return text.replace(/\s*[:：]$/, '');
-}
-
-/**
- * A paragraph's pre-filled text: its variable's value, which only `resolved_default_values`
- * holds, else its constant `default.value` (never resolved by the real service; §2.4).
- */
-function defaultOf(def: HumanInputFormDefinition, input: FormInput): string {
-  const constant = input.type === 'paragraph' && input.default?.type === 'constant' ? input.default.value : '';
-  return def.resolved_default_values?.[input.output_variable_name] ?? constant ?? '';
-}
-
-/** A random key, also where `crypto.randomUUID` is missing (a page served over plain http). */
-function randomKey(): string {
-  return crypto.randomUUID?.() ?? crypto.getRandomValues(new Uint32Array(4)).join('-');
+  #renderOpen(form: OpenForm): TemplateResult {
+    const t = this.#terms;
+    const ready = this.#phase === 'ready';
+    const { name, nth } = this.#landmark;
+    const left = this.#forms.countdown.left;
+    return html`<form part="form" aria-labelledby=${nth > 1 ? nothing : 'title'} aria-label=${nth > 1 ? format(t.nth, name, nth) : nothing} novalidate @submit=${this.#onSubmit}>
+      <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${name}</h2>
+      ${left > 0 && (ready || this.#phase === 'submitting') ? html`<p part="countdown" role="timer">${format(t.timeLeft, duration(left, this.#locale.locale))}</p>` : ''}
+      <fieldset part="fields" ?disabled=${!ready}>
+        ${form.body}
+        <div part="actions">${form.def.user_actions.map((a) => html`<button part="action action-${a.button_style}" value=${a.id}>${a.title}</button>`)}</div>
+      </fieldset>
+    </form>`;
+  }
 }
 
 function toErrorBody(error: unknown): ErrorBody {

@@ -1,0 +1,134 @@
+/**
+ * The forms on the element's screen: the one open (its inputs, draft and countdown) and those
+ * closed, answered here or elsewhere or left unanswered, which stay on screen above it.
+ */
+import type { ReactiveControllerHost } from 'lit';
+import { renderWithOutputs, submitRefusal, type FormInputValue, type HumanInputFormDefinition, type HumanInputFormFilledData } from '../../protocol/index.js';
+import type { HitlControl } from '../shared/control.js';
+import { formParts } from '../shared/lazy.js';
+import type { RenderOptions } from '../shared/markdown.js';
+import { format, type Terms } from '../shared/terms.js';
+import { Countdown } from './countdown.js';
+import { clearDraft, readDraft, writeDraft, type DraftStorage } from './draft-store.js';
+import { buildForm, type BuildOptions, type Markdown } from './form-builder.js';
+
+/** The form open: its definition, and its content with the inputs in place. */
+export interface OpenForm {
+  token: string;
+  title: string;
+  def: HumanInputFormDefinition;
+  body: HTMLElement;
+  controls: HitlControl[];
+}
+
+/** A form no longer open: its content and the chosen action ('' when it closed unanswered, its inputs kept). */
+export interface ClosedForm {
+  title: string;
+  body: HTMLElement;
+  action: string;
+  timedOut?: boolean | undefined;
+}
+
+/** The element: where drafts go and the labels it was given. */
+type Host = ReactiveControllerHost & { draftStorage: DraftStorage; labels: BuildOptions['labels'] };
+
+export interface FormsOptions {
+  /** Where file inputs upload. */
+  transport(): BuildOptions['transport'];
+  /** What a form's content may load. */
+  render(): RenderOptions;
+  /** The open form's time is up. */
+  expire(): void;
+  /** A value of the open form changed (its draft is saved already). */
+  edited(controls: HitlControl[]): void;
+}
+
+export class FormsController {
+  open: OpenForm | undefined;
+  closed: ClosedForm[] = [];
+  readonly countdown: Countdown;
+  readonly #host: Host;
+  readonly #options: FormsOptions;
+
+  constructor(host: Host, options: FormsOptions) {
+    this.#host = host;
+    this.#options = options;
+    this.countdown = new Countdown(host, options.expire);
+  }
+
+  /** Opens the form `def` (its Markdown renderer loaded), its values from a draft of an earlier visit. */
+  show(markdown: Markdown, token: string, title: string, def: HumanInputFormDefinition): OpenForm {
+    const storage = this.#host.draftStorage;
+    const { body, controls } = buildForm(markdown, def, { labels: this.#host.labels, transport: this.#options.transport(), render: this.#options.render(), draft: readDraft(storage, token) });
+    const save = () => {
+      writeDraft(storage, token, Object.fromEntries(controls.map((c) => [c.name, c.state])));
+      this.#options.edited(controls);
+    };
+    body.addEventListener('input', save);
+    body.addEventListener('change', save);
+    this.countdown.set(def.expiration_time);
+    return (this.open = { token, title, def, body, controls });
+  }
+
+  /** Adds an answered form, its content as the service rendered it. */
+  answered(title: string, content: string, action: string): void {
+    const body = document.createElement('div');
+    body.setAttribute('part', 'content');
+    formParts.use(({ renderMarkdown }) => {
+      body.append(renderMarkdown(content, this.#options.render()));
+      this.#host.requestUpdate();
+    });
+    this.closed = [...this.closed, { title, body, action }];
+  }
+
+  /**
+   * The open form was answered here (`form-token`: no run reports it): closes it as the service
+   * records it, and answers that record.
+   */
+  answeredHere(actionId: string, inputs: Record<string, FormInputValue>): Partial<HumanInputFormFilledData> {
+    const { title, def } = this.open!;
+    const action = def.user_actions.find((a) => a.id === actionId)!;
+    const filled = { node_title: title, rendered_content: renderWithOutputs(def.form_content, def.inputs, inputs), action_id: actionId, action_text: action.title };
+    this.answered(title, filled.rendered_content, action.title);
+    this.close();
+    return filled;
+  }
+
+  /**
+   * A submission the service refused: its message at the inputs it names (every value kept);
+   * answers the first of them, if any.
+   */
+  refused(form: OpenForm, message: string, terms: Terms): HitlControl | undefined {
+    const refusal = submitRefusal(message);
+    const hit = form.controls.filter((c) => refusal.inputs.includes(c.name));
+    // A link the service could not fetch may work on another try: the field says so.
+    const said = refusal.missing ? terms.required : refusal.linkFailed ? format(terms.linkFailed, message) : message;
+    for (const control of hit) control.setCustomValidity(said);
+    return hit[0];
+  }
+
+  /** The open form stays on screen, closed, with what was typed (and a note if its time ran out). */
+  keep(timedOut?: boolean): void {
+    const form = this.open;
+    if (form) this.closed = [...this.closed, { title: form.title, body: form.body, action: '', timedOut }];
+  }
+
+  /** The open form's answer was accepted: its draft is no longer needed. */
+  sent(): void {
+    if (this.open) clearDraft(this.#host.draftStorage, this.open.token);
+  }
+
+  /** Takes the open form off the screen; it is answered or gone, so its draft goes too. */
+  close(): void {
+    this.sent();
+    this.open = undefined;
+    this.countdown.set(null);
+  }
+
+  /** No form at all (a new run); drafts stay for when the form comes again. */
+  reset(): void {
+    this.open = undefined;
+    this.closed = [];
+    this.countdown.set(null);
+  }
+}

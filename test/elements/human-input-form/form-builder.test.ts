@@ -1,0 +1,58 @@
+/** The form builder: a form's content as DOM, its inputs where its slots were, from a definition alone. */
+import { expect } from '@open-wc/testing';
+import '../../../src/elements/human-input-form/define.js';
+import '../../../src/elements/hitl-file/define.js';
+import { buildForm } from '../../../src/elements/human-input-form/form-builder.js';
+import { Transport } from '../../../src/client/transport.js';
+import { renderMarkdown, SLOT_TAG } from '../../../src/elements/shared/markdown.js';
+import type { HumanInputFormDefinition } from '../../../src/protocol/index.js';
+
+const def: HumanInputFormDefinition = {
+  form_content: '# Review\n\n**Your comment**\n\n{{#$output.comment#}}\n\nPick one: {{#$output.size#}} and {{#$output.ghost#}}',
+  inputs: [
+    { type: 'paragraph', output_variable_name: 'comment', default: { type: 'constant', selector: [], value: 'constant text' } },
+    { type: 'select', output_variable_name: 'size', option_source: { type: 'constant', selector: [], value: ['S', 'M'] } },
+    { type: 'file', output_variable_name: 'scan_copy', allowed_file_types: ['image'], allowed_file_extensions: [], allowed_file_upload_methods: ['local_file'] },
+  ],
+  resolved_default_values: {},
+  user_actions: [{ id: 'ok', title: 'OK', button_style: 'primary' }],
+  expiration_time: null,
+};
+const transport = new Transport({ baseUrl: location.origin, credential: 'unused' });
+const build = (over: Partial<HumanInputFormDefinition> = {}, draft: Record<string, string> = {}, labels?: Record<string, string>) =>
+  buildForm({ renderMarkdown, SLOT_TAG }, { ...def, ...over }, { draft, labels, render: {}, transport });
+
+describe('buildForm', () => {
+  it('puts each input where its slot was, labelled by what stands before it, and the others after the content', () => {
+    const { body, controls } = build();
+    expect(body.getAttribute('part')).to.equal('content');
+    expect(controls.map((c) => [c.localName, c.name, c.label, c.required])).to.deep.equal([
+      ['hitl-paragraph', 'comment', 'Your comment', false],
+      ['hitl-select', 'size', 'Pick one', true],
+      ['hitl-file', 'scan_copy', 'Scan copy', true],
+    ]);
+    // The label is taken out of the content; a slot naming no input leaves nothing.
+    expect(body.textContent).not.to.contain('Your comment');
+    expect(body.querySelector(SLOT_TAG)).to.be.null;
+    expect(body.lastElementChild).to.equal(controls[2]);
+    expect(controls[0]!.getAttribute('exportparts')).to.contain('control:input');
+  });
+
+  it('pre-fills from a variable-backed default, else the constant one, and restores a draft over both', () => {
+    expect(build().controls[0]!.defaultValue).to.equal('constant text');
+    const resolved = build({ resolved_default_values: { comment: 'from a variable' } }).controls[0]!;
+    expect(resolved.defaultValue).to.equal('from a variable');
+    expect(resolved.state).to.equal('from a variable');
+    expect(build({}, { comment: 'typed earlier' }).controls[0]!.state).to.equal('typed earlier');
+  });
+
+  it('takes labels given by name over those in the content', () => {
+    expect(build({}, {}, { comment: 'Notes' }).controls[0]!.label).to.equal('Notes');
+  });
+
+  it('ignores a marker written in the content itself', () => {
+    const { body, controls } = build({ form_content: `<${SLOT_TAG} data-name="comment" data-key="guess"></${SLOT_TAG}> {{#$output.comment#}}` });
+    expect(controls.map((c) => c.name)).to.deep.equal(['comment', 'size', 'scan_copy']);
+    expect(body.querySelectorAll('hitl-paragraph')).to.have.length(1);
+  });
+});
