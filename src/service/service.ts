@@ -2,6 +2,7 @@
  * The embedded reference service: a web-standard fetch handler that answers the app side of the
  * API under `/v1`, wire-compatible with the real service, driven by a fixture.
  */
+import { APP_OPERATIONS, pathPattern } from '../protocol/index.js';
 import { SpeechSynthesizer } from './audio/speech.js';
 import type { ServiceContext } from './context.js';
 import { ConversationStore } from './conversations/store.js';
@@ -53,6 +54,9 @@ export interface EmbeddedService {
   close(): void;
 }
 
+/** Signed previews are served at the origin, outside the API base; an id is 36 hex digits and hyphens. */
+const FILE_PREVIEW = pathPattern(APP_OPERATIONS.filePreview.path, '[0-9a-f-]{36}');
+
 export function createService(options: ServiceOptions): EmbeddedService {
   const basePath = options.basePath ?? '/v1';
   const initialQa = new QaControls(options.qa).settings;
@@ -102,8 +106,8 @@ export function createService(options: ServiceOptions): EmbeddedService {
         if (!isLoopback(info.remoteAddress)) throw new ApiError(403, 'forbidden', 'The QA endpoint answers loopback callers only.');
         return await qaRouter.handle(request, url.pathname.slice('/_qa'.length), url, context);
       }
-      const preview = /^\/files\/([0-9a-f-]{36})\/file-preview$/.exec(url.pathname);
-      if (preview && request.method === 'GET') return previewFile(context, preview[1]!, url);
+      const preview = FILE_PREVIEW.exec(url.pathname);
+      if (preview && request.method === APP_OPERATIONS.filePreview.method) return previewFile(context, preview.groups!.file_id!, url);
       if (!url.pathname.startsWith(`${basePath}/`)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
       if (qa.settings.latencyMs > 0) await delay(qa.settings.latencyMs);
       return await router.handle(request, url.pathname.slice(basePath.length), url, context);

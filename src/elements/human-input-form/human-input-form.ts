@@ -23,6 +23,7 @@ import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Ter
 import { uploadFile } from '../shared/upload.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
 import { styles } from './human-input-form.styles.js';
+import { FORM_PATH, pathOf, RUN_WORKFLOW_PATH, WORKFLOW_EVENTS_PATH } from '../../protocol/paths.js';
 
 /** What the element is doing: each is a custom state (`:state(ready)`) and a status line. */
 type Phase = 'loading' | 'waiting' | 'ready' | 'submitting' | 'submitted' | 'expired' | 'timeout' | 'taken' | 'undrivable' | 'finished' | 'failed' | 'error';
@@ -49,11 +50,10 @@ const INPUT_TAGS: Record<string, string> = { paragraph: 'hitl-paragraph', select
 /** The inputs' parts, reachable as `human-input-form::part(…)`. */
 const INPUT_PARTS = 'label,control:input,error:input-error,files,file,file-name,file-size,progress,file-error,file-button,dropzone,choose,url,url-input,url-button,hint';
 
-const seg = encodeURIComponent;
 /** How long a status stays before the next may replace it: long enough for a screen reader to take it up. */
 const SAY_MS = 1000;
 const TRANSIENT: Phase[] = ['loading', 'waiting', 'submitting'];
-const formPath = (token: string) => `/form/human_input/${seg(token)}`;
+const formPath = (token: string) => pathOf(FORM_PATH, token);
 
 /** A JSON attribute; one that does not parse is said in the console rather than dropped unseen. */
 const json = {
@@ -362,12 +362,12 @@ export class HumanInputForm extends LitElement {
       let wait = 0;
       try {
         const { url, init } = await (start && !this.#run
-          ? this.#api!.prepare('POST', '/workflows/run', {
+          ? this.#api!.prepare('POST', RUN_WORKFLOW_PATH, {
               json: { inputs: start, response_mode: 'streaming', user: '' },
               headers: { Accept: 'text/event-stream', 'Idempotency-Key': (this.#startKey ||= randomKey()) },
               signal,
             })
-          : this.#api!.prepare('GET', `/workflow/${seg(this.#run)}/events`, { query: { include_state_snapshot: true, continue_on_pause: true }, headers: { Accept: 'text/event-stream' }, signal }));
+          : this.#api!.prepare('GET', pathOf(WORKFLOW_EVENTS_PATH, this.#run), { query: { include_state_snapshot: true, continue_on_pause: true }, headers: { Accept: 'text/event-stream' }, signal }));
         const response = await fetch(url, init);
         if (!response.ok) {
           wait = Number(response.headers.get('Retry-After')) * 1000;
