@@ -14,7 +14,7 @@ import { UploadStore } from './files/uploads.js';
 import { QaControls, type QaSettings } from './qa/controls.js';
 import { isLoopback, qaRoutes } from './qa/routes.js';
 import { retentionOf, type RetentionOptions } from './retention.js';
-import { Router } from './router.js';
+import { Router, type RouteKey } from './router.js';
 import { WorkflowEngine } from './runs/engine.js';
 import { ReplyTasks } from './runs/reply.js';
 import { delay } from './runs/usage.js';
@@ -51,6 +51,8 @@ export interface EmbeddedService {
   readonly engine: WorkflowEngine;
   readonly context: ServiceContext;
   readonly fixture: Fixture;
+  /** The method and path of every operation it serves (the table of operations' tests compare them). */
+  readonly routes: readonly RouteKey[];
   close(): void;
 }
 
@@ -124,6 +126,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
     engine: context.engine,
     context,
     fixture: options.fixture,
+    routes: [...router.routes, { method: APP_OPERATIONS.filePreview.method, path: APP_OPERATIONS.filePreview.path }],
     close: () => (context.engine.close(), context.replies.close(), knowledge.close()),
   };
 }
