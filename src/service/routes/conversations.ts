@@ -2,15 +2,32 @@
  * Conversations and their variables (dify-wire.md §5): list, rename, delete, list and update
  * variables, each scoped to the end user and to the app modes of the seed's table.
  */
+import { z } from 'zod';
 import { APP_OPERATIONS, type ConversationSort } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { json } from '../http.js';
 import { CHAT_MODES, laxBoolean, QueryReader, validationError, VARIABLE_MODES } from '../params.js';
 import type { Router } from '../router.js';
+import { parseOrThrow } from '../validation.js';
 import { appRoute } from './app-route.js';
 
 const SORTS: readonly ConversationSort[] = ['created_at', '-created_at', 'updated_at', '-updated_at'];
 const UNSAFE_NAME_PARTS = ["'", '"', ';', '--', '/*', '*/', 'xp_', 'sp_'];
+
+/** A boolean read as pydantic's lax mode reads one (`"yes"`, `1`, `"off"`…), `fallback` when absent. */
+const laxBooleanField = (fallback: boolean) =>
+  z.unknown().optional().transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const read = laxBoolean(value);
+    if (read === undefined) ctx.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input' });
+    return read ?? fallback;
+  });
+
+const renameSchema = z
+  .object({ auto_generate: laxBooleanField(false), name: z.string().nullish() })
+  .superRefine((body, ctx) => {
+    if (!body.auto_generate && !body.name?.trim()) ctx.addIssue({ code: 'custom', path: [], message: 'Value error, name is required when auto_generate is false' });
+  });
 
 export function conversationRoutes(router: Router<ServiceContext>): void {
   const route = appRoute(router);
@@ -29,15 +46,9 @@ export function conversationRoutes(router: Router<ServiceContext>): void {
   });
 
   route(APP_OPERATIONS.renameConversation, { user: 'optional', optionalBody: true, modes: CHAT_MODES }, ({ app, user, params, body, context: { conversations } }) => {
-    const { name } = body;
-    const autoGenerate = body.auto_generate === undefined ? false : laxBoolean(body.auto_generate);
-    if (autoGenerate === undefined) throw validationError('ConversationRenamePayload', [{ loc: 'auto_generate', msg: 'Input should be a valid boolean, unable to interpret input' }]);
-    if (name !== undefined && name !== null && typeof name !== 'string') throw validationError('ConversationRenamePayload', [{ loc: 'name', msg: 'Input should be a valid string' }]);
-    if (!autoGenerate && (typeof name !== 'string' || !name.trim())) {
-      throw validationError('ConversationRenamePayload', [{ loc: '', msg: 'Value error, name is required when auto_generate is false' }]);
-    }
+    const { name, auto_generate: autoGenerate } = parseOrThrow(renameSchema, body, 'ConversationRenamePayload');
     const conversation = conversations.get(app.id, user, params.conversation_id!);
-    return json(conversations.rename(conversation, typeof name === 'string' ? name : null, autoGenerate));
+    return json(conversations.rename(conversation, name ?? null, autoGenerate));
   });
 
   route(APP_OPERATIONS.listConversationVariables, { user: 'optional', modes: VARIABLE_MODES }, ({ app, user, params, url, context: { conversations } }) => {
