@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { ComparisonOperator, MetadataFieldType } from '../../protocol/index.js';
 import { badParam } from '../errors.js';
-import { parseOrThrow, validationMessage, valueError } from '../validation.js';
+import { validationMessage, valueError } from '../validation.js';
 
 export { parseOrThrow, parsePayload, validationMessage, valueError } from '../validation.js';
 
