@@ -34,6 +34,7 @@ import type {
   WorkflowRunDetail,
   WorkflowRunRequest,
 } from '../protocol/index.js';
+import { APP_OPERATIONS, requestOf } from '../protocol/operations.js';
 import { Transport, type PreparedRequest, type Query, type TransportOptions } from './transport.js';
 
 export type AppClientOptions = TransportOptions;
@@ -50,9 +51,8 @@ export interface RunStartOptions {
   idempotencyKey?: string;
 }
 
-const seg = encodeURIComponent;
-/** `/workflows/run`, or `/workflows/{id}/run` to run one published version. */
-const runPath = (workflowId?: string) => (workflowId ? `/workflows/${seg(workflowId)}/run` : '/workflows/run');
+/** The run start: of the published version `workflowId` when one is given. */
+const runRequest = (workflowId?: string) => (workflowId ? requestOf(APP_OPERATIONS.runPublishedWorkflow, workflowId) : requestOf(APP_OPERATIONS.runWorkflow));
 
 export class AppClient {
   readonly transport: Transport;
@@ -65,50 +65,50 @@ export class AppClient {
 
   /** Runs a workflow and waits for it to finish or pause. */
   runWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string, options?: RunStartOptions): Promise<WorkflowBlockingResponse | WorkflowPausedBlockingResponse> {
-    return this.transport.json('POST', runPath(workflowId), { json: { ...body, response_mode: 'blocking' }, signal, headers: startHeaders(options) });
+    return this.transport.json(...runRequest(workflowId), { json: { ...body, response_mode: 'blocking' }, signal, headers: startHeaders(options) });
   }
 
   /** Runs a workflow and yields its events until it finishes or pauses. */
   streamWorkflow(body: RunBody, signal?: AbortSignal, workflowId?: string, options?: RunStartOptions): Events {
-    return this.transport.events('POST', runPath(workflowId), { json: { ...body, response_mode: 'streaming' }, signal, headers: startHeaders(options) });
+    return this.transport.events(...runRequest(workflowId), { json: { ...body, response_mode: 'streaming' }, signal, headers: startHeaders(options) });
   }
 
   /** Follows a run's events (after a pause, or after a dropped stream). */
   workflowEvents(runId: string, query: WorkflowEventsQuery, signal?: AbortSignal): Events {
-    return this.transport.events('GET', `/workflow/${seg(runId)}/events`, { query: eventsQuery(query), signal });
+    return this.transport.events(...requestOf(APP_OPERATIONS.workflowEvents, runId), { query: eventsQuery(query), signal });
   }
 
   /** The request `workflowEvents` sends, for callers driving their own SSE reader. */
   prepareWorkflowEvents(runId: string, query: WorkflowEventsQuery): Promise<PreparedRequest> {
-    return this.transport.prepare('GET', `/workflow/${seg(runId)}/events`, { query: eventsQuery(query), headers: { Accept: 'text/event-stream' } });
+    return this.transport.prepare(...requestOf(APP_OPERATIONS.workflowEvents, runId), { query: eventsQuery(query), headers: { Accept: 'text/event-stream' } });
   }
 
   /** The request `streamWorkflow` sends, for callers driving their own SSE reader. */
   prepareStreamWorkflow(body: RunBody, options?: RunStartOptions): Promise<PreparedRequest> {
-    return this.transport.prepare('POST', '/workflows/run', {
+    return this.transport.prepare(...requestOf(APP_OPERATIONS.runWorkflow), {
       json: { ...body, response_mode: 'streaming' },
       headers: { Accept: 'text/event-stream', ...startHeaders(options) },
     });
   }
 
   getWorkflowRun(runId: string, signal?: AbortSignal): Promise<WorkflowRunDetail> {
-    return this.transport.json('GET', `/workflows/run/${seg(runId)}`, { signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.getWorkflowRun, runId), { signal });
   }
 
   /** Stops a workflow run by its `task_id` (not its run id). */
   stopWorkflow(taskId: string, user: string, signal?: AbortSignal): Promise<ResultSuccess> {
-    return this.transport.json('POST', `/workflows/tasks/${seg(taskId)}/stop`, { json: { user }, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.stopWorkflow, taskId), { json: { user }, signal });
   }
 
   // Human input
 
   getForm(formToken: string, signal?: AbortSignal): Promise<HumanInputFormDefinition> {
-    return this.transport.json('GET', `/form/human_input/${seg(formToken)}`, { signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.getForm, formToken), { signal });
   }
 
   /** Submits a form; resolves to `{}` once the run resumes. */
   submitForm(formToken: string, body: HumanInputFormSubmission, signal?: AbortSignal): Promise<Record<string, never>> {
-    return this.transport.json('POST', `/form/human_input/${seg(formToken)}`, { json: body, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.submitForm, formToken), { json: body, signal });
   }
 
   /** `POST /files/upload`: one file, owned by `user` (pass the same user to the run and the submit). */
@@ -116,71 +116,71 @@ export class AppClient {
     const body = new FormData();
     body.append('file', file, filename);
     if (user !== undefined) body.append('user', user);
-    return this.transport.json('POST', '/files/upload', { body, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.uploadFile), { body, signal });
   }
 
   // Messages
 
   /** Sends a chat message and waits for the answer (or, in a Chatflow, for a pause). */
   sendChatMessage(body: Omit<ChatMessageRequest, 'response_mode'>, signal?: AbortSignal): Promise<ChatBlockingResponse | ChatPausedBlockingResponse> {
-    return this.transport.json('POST', '/chat-messages', { json: { ...body, response_mode: 'blocking' }, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.sendChatMessage), { json: { ...body, response_mode: 'blocking' }, signal });
   }
 
   /** Sends a chat message and yields the answer's events. */
   streamChatMessage(body: Omit<ChatMessageRequest, 'response_mode'>, signal?: AbortSignal): Events {
-    return this.transport.events('POST', '/chat-messages', { json: { ...body, response_mode: 'streaming' }, signal });
+    return this.transport.events(...requestOf(APP_OPERATIONS.sendChatMessage), { json: { ...body, response_mode: 'streaming' }, signal });
   }
 
   /** Stops a chat answer (or a Chatflow run) by its `task_id`. */
   stopChatMessage(taskId: string, user: string, signal?: AbortSignal): Promise<ResultSuccess> {
-    return this.transport.json('POST', `/chat-messages/${seg(taskId)}/stop`, { json: { user }, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.stopChatMessage, taskId), { json: { user }, signal });
   }
 
   /** Text Generator apps: generates a text and waits for it. */
   createCompletion(body: Omit<CompletionMessageRequest, 'response_mode'>, signal?: AbortSignal): Promise<CompletionBlockingResponse> {
-    return this.transport.json('POST', '/completion-messages', { json: { ...body, response_mode: 'blocking' }, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.createCompletion), { json: { ...body, response_mode: 'blocking' }, signal });
   }
 
   streamCompletion(body: Omit<CompletionMessageRequest, 'response_mode'>, signal?: AbortSignal): Events {
-    return this.transport.events('POST', '/completion-messages', { json: { ...body, response_mode: 'streaming' }, signal });
+    return this.transport.events(...requestOf(APP_OPERATIONS.createCompletion), { json: { ...body, response_mode: 'streaming' }, signal });
   }
 
   stopCompletion(taskId: string, user: string, signal?: AbortSignal): Promise<ResultSuccess> {
-    return this.transport.json('POST', `/completion-messages/${seg(taskId)}/stop`, { json: { user }, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.stopCompletion, taskId), { json: { user }, signal });
   }
 
   /** A conversation's messages: the newest page first, each page in chronological order. */
   listMessages(query: MessageListQuery, signal?: AbortSignal): Promise<Page<Message>> {
-    return this.transport.json('GET', '/messages', { query: query as unknown as Query, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.listMessages), { query: query as unknown as Query, signal });
   }
 
   /** Rates a message (`like`, `dislike`) or revokes the rating (`null`); only its recipient may. */
   submitFeedback(messageId: string, body: FeedbackRequest, signal?: AbortSignal): Promise<ResultSuccess> {
-    return this.transport.json('POST', `/messages/${seg(messageId)}/feedbacks`, { json: body, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.submitFeedback, messageId), { json: body, signal });
   }
 
   // Conversations
 
   listConversations(query: ConversationListQuery = {}, signal?: AbortSignal): Promise<Page<Conversation>> {
-    return this.transport.json('GET', '/conversations', { query: query as Query, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.listConversations), { query: query as Query, signal });
   }
 
   renameConversation(conversationId: string, body: RenameConversationRequest, signal?: AbortSignal): Promise<Conversation> {
-    return this.transport.json('POST', `/conversations/${seg(conversationId)}/name`, { json: body, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.renameConversation, conversationId), { json: body, signal });
   }
 
   /** Deletes a conversation (answers 204). */
   async deleteConversation(conversationId: string, user?: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', `/conversations/${seg(conversationId)}`, { json: user === undefined ? {} : { user }, signal });
+    await this.transport.send(...requestOf(APP_OPERATIONS.deleteConversation, conversationId), { json: user === undefined ? {} : { user }, signal });
   }
 
   listConversationVariables(conversationId: string, query: VariableListQuery = {}, signal?: AbortSignal): Promise<Page<ConversationVariable>> {
-    return this.transport.json('GET', `/conversations/${seg(conversationId)}/variables`, { query: query as Query, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.listConversationVariables, conversationId), { query: query as Query, signal });
   }
 
   /** Sets a variable's value; it must fit the variable's `value_type`. */
   updateConversationVariable(conversationId: string, variableId: string, body: UpdateVariableRequest, signal?: AbortSignal): Promise<ConversationVariable> {
-    return this.transport.json('PUT', `/conversations/${seg(conversationId)}/variables/${seg(variableId)}`, { json: body, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.updateConversationVariable, conversationId, variableId), { json: body, signal });
   }
 
   // Audio and settings
@@ -190,19 +190,19 @@ export class AppClient {
    * `Content-Type` names the container (`audio/mpeg`, `audio/wav`, …).
    */
   textToAudio(body: TextToAudioRequest, signal?: AbortSignal): Promise<Response> {
-    return this.transport.send('POST', '/text-to-audio', { json: body, signal });
+    return this.transport.send(...requestOf(APP_OPERATIONS.textToAudio), { json: body, signal });
   }
 
   getSite(signal?: AbortSignal): Promise<SiteSettings> {
-    return this.transport.json('GET', '/site', { signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.getSite), { signal });
   }
 
   getInfo(signal?: AbortSignal): Promise<AppInfo> {
-    return this.transport.json('GET', '/info', { signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.getInfo), { signal });
   }
 
   getParameters(signal?: AbortSignal): Promise<AppParameters> {
-    return this.transport.json('GET', '/parameters', { signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.getParameters), { signal });
   }
 }
 

@@ -45,6 +45,8 @@ import type {
   SimpleResult,
   UpdateDatasetRequest,
 } from '../protocol/index.js';
+import { KNOWLEDGE_OPERATIONS } from '../protocol/knowledge-operations.js';
+import { requestOf } from '../protocol/operations.js';
 import { Transport, type Query, type TransportOptions } from './transport.js';
 
 export type KnowledgeClientOptions = TransportOptions;
@@ -60,8 +62,6 @@ export interface WaitForIndexingOptions {
   signal?: AbortSignal;
 }
 
-const seg = encodeURIComponent;
-
 /** Appends repeated parameters (`tag_ids=a&tag_ids=b`), which `Query` cannot express. */
 function withRepeated(path: string, name: string, values: readonly string[] | undefined): string {
   if (!values?.length) return path;
@@ -69,9 +69,6 @@ function withRepeated(path: string, name: string, values: readonly string[] | un
   for (const v of values) params.append(name, v);
   return `${path}?${params}`;
 }
-
-const segmentsPath = (datasetId: string, documentId: string) => `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments`;
-const childChunksPath = (datasetId: string, documentId: string, segmentId: string) => `${segmentsPath(datasetId, documentId)}/${seg(segmentId)}/child_chunks`;
 
 /** A document upload: the `file` part (when given) and the settings as the JSON `data` part. */
 function fileForm(file: Blob | undefined, filename: string | undefined, data: object): FormData {
@@ -95,34 +92,35 @@ export class KnowledgeClient {
   /** `GET /datasets`: knowledge bases, newest first. */
   listDatasets(query: DatasetListQuery = {}, signal?: AbortSignal): Promise<KnowledgePage<Dataset>> {
     const { tag_ids, ...rest } = query;
-    return this.transport.json('GET', withRepeated('/datasets', 'tag_ids', tag_ids), { query: rest as Query, signal });
+    const [method, path] = requestOf(KNOWLEDGE_OPERATIONS.listDatasets);
+    return this.transport.json(method, withRepeated(path, 'tag_ids', tag_ids), { query: rest as Query, signal });
   }
 
   /** `POST /datasets`: an empty knowledge base. */
   createDataset(body: CreateDatasetRequest, signal?: AbortSignal): Promise<Dataset> {
-    return this.transport.json('POST', '/datasets', { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createDataset), { json: body, signal });
   }
 
   /** `GET /datasets/{dataset_id}`. */
   getDataset(datasetId: string, signal?: AbortSignal): Promise<Dataset> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getDataset, datasetId), { signal });
   }
 
   /** `PATCH /datasets/{dataset_id}`: only the fields present change. */
   updateDataset(datasetId: string, body: UpdateDatasetRequest, signal?: AbortSignal): Promise<UpdatedDataset> {
-    return this.transport.json('PATCH', `/datasets/${seg(datasetId)}`, { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateDataset, datasetId), { json: body, signal });
   }
 
   /** `DELETE /datasets/{dataset_id}`: the knowledge base and everything in it (409 while an app uses it). */
   async deleteDataset(datasetId: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}`, { signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteDataset, datasetId), { signal });
   }
 
   // Documents
 
   /** `POST /datasets/{dataset_id}/document/create-by-text`: indexing continues in the background under `batch`. */
   createDocumentByText(datasetId: string, body: CreateDocumentByTextRequest, signal?: AbortSignal): Promise<CreateDocumentResponse> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/document/create-by-text`, { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createDocumentByText, datasetId), { json: body, signal });
   }
 
   /**
@@ -130,12 +128,12 @@ export class KnowledgeClient {
    * markdown, mdx, csv, html, htm, vtt, properties; at most 15 MB), named after the file.
    */
   createDocumentByFile(datasetId: string, file: Blob, filename: string, data: CreateDocumentByFileData = {}, signal?: AbortSignal): Promise<CreateDocumentResponse> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/document/create-by-file`, { body: fileForm(file, filename, data), signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createDocumentByFile, datasetId), { body: fileForm(file, filename, data), signal });
   }
 
   /** `POST /datasets/{dataset_id}/documents/{document_id}/update-by-text`: new text (with its name), rules or language; re-indexed under a new batch. */
   updateDocumentByText(datasetId: string, documentId: string, body: UpdateDocumentByTextRequest, signal?: AbortSignal): Promise<CreateDocumentResponse> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/update-by-text`, { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateDocumentByText, datasetId, documentId), { json: body, signal });
   }
 
   /** `POST /datasets/{dataset_id}/documents/{document_id}/update-by-file`: a replacement file and/or new settings; re-indexed. */
@@ -146,7 +144,7 @@ export class KnowledgeClient {
     data: UpdateDocumentByFileData = {},
     signal?: AbortSignal,
   ): Promise<CreateDocumentResponse> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/update-by-file`, {
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateDocumentByFile, datasetId, documentId), {
       body: fileForm(file?.file, file?.filename, data),
       signal,
     });
@@ -154,22 +152,22 @@ export class KnowledgeClient {
 
   /** `GET /datasets/{dataset_id}/documents/{document_id}`: `metadata` `all` (default), `only` or `without`. */
   getDocument(datasetId: string, documentId: string, metadata: DocumentDetailMetadata = 'all', signal?: AbortSignal): Promise<DocumentDetail> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}`, { query: { metadata }, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getDocument, datasetId, documentId), { query: { metadata }, signal });
   }
 
   /** `DELETE /datasets/{dataset_id}/documents/{document_id}` (not while it is being indexed, nor archived). */
   async deleteDocument(datasetId: string, documentId: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}`, { signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteDocument, datasetId, documentId), { signal });
   }
 
   /** `GET /datasets/{dataset_id}/documents`. */
   listDocuments(datasetId: string, query: DocumentListQuery = {}, signal?: AbortSignal): Promise<KnowledgePage<DatasetDocument>> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/documents`, { query: query as Query, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listDocuments, datasetId), { query: query as Query, signal });
   }
 
   /** `GET /datasets/{dataset_id}/documents/{batch}/indexing-status`. */
   getIndexingStatus(datasetId: string, batch: string, signal?: AbortSignal): Promise<IndexingStatusResponse> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/documents/${seg(batch)}/indexing-status`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getIndexingStatus, datasetId, batch), { signal });
   }
 
   /** Polls the indexing status of a batch until every document completed, failed or paused. */
@@ -197,7 +195,7 @@ export class KnowledgeClient {
 
   /** `PATCH /datasets/{dataset_id}/documents/status/{action}`. */
   updateDocumentStatus(datasetId: string, action: DocumentStatusAction, documentIds: string[], signal?: AbortSignal): Promise<SimpleResult> {
-    return this.transport.json('PATCH', `/datasets/${seg(datasetId)}/documents/status/${seg(action)}`, {
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateDocumentStatus, datasetId, action), {
       json: { document_ids: documentIds },
       signal,
     });
@@ -208,48 +206,48 @@ export class KnowledgeClient {
   /** `GET /datasets/{dataset_id}/documents/{document_id}/segments`. */
   listSegments(datasetId: string, documentId: string, query: SegmentListQuery = {}, signal?: AbortSignal): Promise<SegmentListResponse> {
     const { status, ...rest } = query;
-    const path = withRepeated(`/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments`, 'status', status);
-    return this.transport.json('GET', path, { query: rest as Query, signal });
+    const [method, path] = requestOf(KNOWLEDGE_OPERATIONS.listSegments, datasetId, documentId);
+    return this.transport.json(method, withRepeated(path, 'status', status), { query: rest as Query, signal });
   }
 
   /** `POST /datasets/{dataset_id}/documents/{document_id}/segments`: chunks added to a completed, enabled document, indexed at once. */
   createSegments(datasetId: string, documentId: string, body: CreateSegmentsRequest, signal?: AbortSignal): Promise<SegmentsResponse> {
-    return this.transport.json('POST', segmentsPath(datasetId, documentId), { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createSegments, datasetId, documentId), { json: body, signal });
   }
 
   /** `GET …/segments/{segment_id}`. */
   getSegment(datasetId: string, documentId: string, segmentId: string, signal?: AbortSignal): Promise<SegmentResponse> {
-    return this.transport.json('GET', `${segmentsPath(datasetId, documentId)}/${seg(segmentId)}`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getSegment, datasetId, documentId, segmentId), { signal });
   }
 
   /** `POST …/segments/{segment_id}`: new content, answer or keywords (re-indexed), or `enabled`. */
   updateSegment(datasetId: string, documentId: string, segmentId: string, body: UpdateSegmentRequest, signal?: AbortSignal): Promise<SegmentResponse> {
-    return this.transport.json('POST', `${segmentsPath(datasetId, documentId)}/${seg(segmentId)}`, { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateSegment, datasetId, documentId, segmentId), { json: body, signal });
   }
 
   /** `GET …/segments/{segment_id}/child_chunks`. */
   listChildChunks(datasetId: string, documentId: string, segmentId: string, query: ChildChunkListQuery = {}, signal?: AbortSignal): Promise<ChildChunkPage> {
-    return this.transport.json('GET', childChunksPath(datasetId, documentId, segmentId), { query: query as Query, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listChildChunks, datasetId, documentId, segmentId), { query: query as Query, signal });
   }
 
   /** `POST …/segments/{segment_id}/child_chunks`. */
   createChildChunk(datasetId: string, documentId: string, segmentId: string, content: string, signal?: AbortSignal): Promise<ChildChunkResponse> {
-    return this.transport.json('POST', childChunksPath(datasetId, documentId, segmentId), { json: { content }, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createChildChunk, datasetId, documentId, segmentId), { json: { content }, signal });
   }
 
   /** `PATCH …/child_chunks/{child_chunk_id}`. */
   updateChildChunk(datasetId: string, documentId: string, segmentId: string, childChunkId: string, content: string, signal?: AbortSignal): Promise<ChildChunkResponse> {
-    return this.transport.json('PATCH', `${childChunksPath(datasetId, documentId, segmentId)}/${seg(childChunkId)}`, { json: { content }, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateChildChunk, datasetId, documentId, segmentId, childChunkId), { json: { content }, signal });
   }
 
   /** `DELETE …/child_chunks/{child_chunk_id}`. */
   async deleteChildChunk(datasetId: string, documentId: string, segmentId: string, childChunkId: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', `${childChunksPath(datasetId, documentId, segmentId)}/${seg(childChunkId)}`, { signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteChildChunk, datasetId, documentId, segmentId, childChunkId), { signal });
   }
 
   /** `DELETE /datasets/{dataset_id}/documents/{document_id}/segments/{segment_id}` (200 per the seed; a real deployment answers 204). */
   async deleteSegment(datasetId: string, documentId: string, segmentId: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/documents/${seg(documentId)}/segments/${seg(segmentId)}`, { signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteSegment, datasetId, documentId, segmentId), { signal });
   }
 
   // Retrieval
@@ -259,93 +257,93 @@ export class KnowledgeClient {
    * characters), best first. Without `retrieval_model` the knowledge base's own settings apply.
    */
   retrieve(datasetId: string, body: RetrieveRequest, signal?: AbortSignal): Promise<RetrieveResponse> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/retrieve`, { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.retrieve, datasetId), { json: body, signal });
   }
 
   // Tags and pipelines
 
   /** `GET /datasets/tags`: the workspace's knowledge tags. */
   listTags(signal?: AbortSignal): Promise<KnowledgeTag[]> {
-    return this.transport.json('GET', '/datasets/tags', { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listTags), { signal });
   }
 
   /** `POST /datasets/tags`: a new knowledge tag (name 1–50 characters, unique). */
   createTag(name: string, signal?: AbortSignal): Promise<KnowledgeTag> {
-    return this.transport.json('POST', '/datasets/tags', { json: { name }, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createTag), { json: { name }, signal });
   }
 
   /** `PATCH /datasets/tags`: renames a tag. */
   renameTag(tagId: string, name: string, signal?: AbortSignal): Promise<KnowledgeTag> {
-    return this.transport.json('PATCH', '/datasets/tags', { json: { tag_id: tagId, name }, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.renameTag), { json: { tag_id: tagId, name }, signal });
   }
 
   /** `DELETE /datasets/tags`: the tag and its bindings. */
   async deleteTag(tagId: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', '/datasets/tags', { json: { tag_id: tagId }, signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteTag), { json: { tag_id: tagId }, signal });
   }
 
   /** `POST /datasets/tags/binding`: tags a knowledge base (unknown tag ids are ignored). */
   async bindTags(datasetId: string, tagIds: string[], signal?: AbortSignal): Promise<void> {
-    await this.transport.send('POST', '/datasets/tags/binding', { json: { tag_ids: tagIds, target_id: datasetId }, signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.bindTags), { json: { tag_ids: tagIds, target_id: datasetId }, signal });
   }
 
   /** `POST /datasets/tags/unbinding`. */
   async unbindTags(datasetId: string, tagIds: string[], signal?: AbortSignal): Promise<void> {
-    await this.transport.send('POST', '/datasets/tags/unbinding', { json: { tag_ids: tagIds, target_id: datasetId }, signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.unbindTags), { json: { tag_ids: tagIds, target_id: datasetId }, signal });
   }
 
   /** `GET /datasets/{dataset_id}/tags`: the knowledge base's tags. */
   getDatasetTags(datasetId: string, signal?: AbortSignal): Promise<DatasetTagsResponse> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/tags`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getDatasetTags, datasetId), { signal });
   }
 
   // Metadata
 
   /** `POST /datasets/{dataset_id}/metadata`: a metadata field. */
   createMetadataField(datasetId: string, field: { type: MetadataFieldType; name: string }, signal?: AbortSignal): Promise<MetadataField> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/metadata`, { json: field, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.createMetadataField, datasetId), { json: field, signal });
   }
 
   /** `GET /datasets/{dataset_id}/metadata`: the fields, each with how many documents hold a value. */
   listMetadataFields(datasetId: string, signal?: AbortSignal): Promise<MetadataFieldsResponse> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/metadata`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listMetadataFields, datasetId), { signal });
   }
 
   /** `PATCH /datasets/{dataset_id}/metadata/{metadata_id}`: renames a field (documents keep their values). */
   renameMetadataField(datasetId: string, metadataId: string, name: string, signal?: AbortSignal): Promise<MetadataField> {
-    return this.transport.json('PATCH', `/datasets/${seg(datasetId)}/metadata/${seg(metadataId)}`, { json: { name }, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.renameMetadataField, datasetId, metadataId), { json: { name }, signal });
   }
 
   /** `DELETE /datasets/{dataset_id}/metadata/{metadata_id}`: the field and every document's value for it. */
   async deleteMetadataField(datasetId: string, metadataId: string, signal?: AbortSignal): Promise<void> {
-    await this.transport.send('DELETE', `/datasets/${seg(datasetId)}/metadata/${seg(metadataId)}`, { signal });
+    await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteMetadataField, datasetId, metadataId), { signal });
   }
 
   /** `GET /datasets/{dataset_id}/metadata/built-in`. */
   listBuiltInMetadataFields(datasetId: string, signal?: AbortSignal): Promise<BuiltInMetadataFields> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/metadata/built-in`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listBuiltInMetadataFields, datasetId), { signal });
   }
 
   /** `POST /datasets/{dataset_id}/metadata/built-in/{enable|disable}`. */
   setBuiltInMetadata(datasetId: string, enabled: boolean, signal?: AbortSignal): Promise<SimpleResult> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/metadata/built-in/${enabled ? 'enable' : 'disable'}`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.setBuiltInMetadata, datasetId, enabled ? 'enable' : 'disable'), { signal });
   }
 
   /** `POST /datasets/{dataset_id}/documents/metadata`: documents' metadata values. */
   updateDocumentMetadata(datasetId: string, body: DocumentMetadataRequest, signal?: AbortSignal): Promise<SimpleResult> {
-    return this.transport.json('POST', `/datasets/${seg(datasetId)}/documents/metadata`, { json: body, signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.updateDocumentMetadata, datasetId), { json: body, signal });
   }
 
   // Models
 
   /** `GET /workspaces/current/models/model-types/{model_type}`: providers and their models of that type. */
   listModels(modelType: ModelType, signal?: AbortSignal): Promise<{ data: ModelProvider[] }> {
-    return this.transport.json('GET', `/workspaces/current/models/model-types/${seg(modelType)}`, { signal });
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listModels, modelType), { signal });
   }
 
   /** `GET /datasets/{dataset_id}/pipeline/datasource-plugins`: published version by default. */
   listDatasourcePlugins(datasetId: string, query: DatasourcePluginsQuery = {}, signal?: AbortSignal): Promise<DatasourceNode[]> {
-    return this.transport.json('GET', `/datasets/${seg(datasetId)}/pipeline/datasource-plugins`, {
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.listDatasourcePlugins, datasetId), {
       query: { is_published: query.is_published },
       signal,
     });

@@ -40,3 +40,35 @@ export interface UploadedFile {
 
 /** Short shape answered by the knowledge pipeline upload. */
 export type PipelineUploadedFile = Pick<UploadedFile, 'id' | 'name' | 'size' | 'extension' | 'mime_type' | 'created_by' | 'created_at'>;
+
+/**
+ * The one file-type table: the extensions of each file kind, as the real service classifies them;
+ * an extension no kind lists is `custom`. Space-delimited, with a space at each end, so that
+ * `.includes(` ${extension} `)` looks one up. (`<hitl-file>` still holds a copy, which the
+ * script-tag budget keeps there for now: `test/protocol/files.test.ts` holds the two equal.)
+ */
+export const FILE_EXTENSIONS: Readonly<Record<Exclude<FileType, 'custom'>, string>> = {
+  image: ' jpg jpeg png webp gif svg ',
+  document: ' txt markdown md mdx pdf html htm xlsx xls vtt properties doc docx csv eml msg pptx xml epub ppt ',
+  audio: ' mp3 m4a wav amr mpga ',
+  video: ' mp4 mov mpeg webm ',
+};
+
+/** The kind of a file by its extension alone (lower case, no dot): `custom` when no kind lists it. */
+export function fileKindOf(extension: string): FileType {
+  const kinds = Object.keys(FILE_EXTENSIONS) as (keyof typeof FILE_EXTENSIONS)[];
+  return (extension && kinds.find((kind) => FILE_EXTENSIONS[kind].split(' ').includes(extension))) || 'custom';
+}
+
+/** The MIME type of each extension the service labels itself (an upload sent as `application/octet-stream`, say). */
+export const MIME_TYPES: Readonly<Record<string, string>> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', svg: 'image/svg+xml',
+  mp4: 'video/mp4', mov: 'video/quicktime', mpeg: 'video/mpeg', webm: 'video/webm',
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', wav: 'audio/wav', amr: 'audio/amr', mpga: 'audio/mpeg',
+  txt: 'text/plain', markdown: 'text/markdown', md: 'text/markdown', mdx: 'text/markdown', pdf: 'application/pdf',
+  html: 'text/html', htm: 'text/html', csv: 'text/csv', xml: 'text/xml', json: 'application/json',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', doc: 'application/msword',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', xls: 'application/vnd.ms-excel',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', ppt: 'application/vnd.ms-powerpoint',
+  epub: 'application/epub+zip', eml: 'message/rfc822',
+};

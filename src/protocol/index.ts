@@ -9,3 +9,7 @@ export * from './knowledge.js';
 export * from './sse.js';
 export * from './form-content.js';
 export * from './session.js';
+export * from './paths.js';
+export * from './operations.js';
+export * from './uuid.js';
+export * from './companion-paths.js';

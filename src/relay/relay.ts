@@ -6,7 +6,7 @@
  * the run-start records) sits in one `RelayStore`: in memory by default, Redis for several
  * instances behind a load balancer.
  */
-import type { SessionGrant } from '../protocol/index.js';
+import { APP_OPERATIONS, pathOf, type SessionGrant } from '../protocol/index.js';
 import { declaredLength, parseJsonObject, readLimited, readStreamLimited } from './body.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
 import { hardened, relayError } from './errors.js';
@@ -373,7 +373,7 @@ export function createRelay(options: RelayOptions): Relay {
 
   /** A repeated key whose run is known: that run's events, from a snapshot of its state. */
   async function followRun(request: Request, runId: string, claims: SessionClaims): Promise<Response> {
-    const path = `/workflow/${encodeURIComponent(runId)}/events`;
+    const path = pathOf(APP_OPERATIONS.workflowEvents.path, runId);
     const target = new URL(upstream + path);
     target.searchParams.set('user', claims.user);
     target.searchParams.set('include_state_snapshot', 'true');

@@ -2,10 +2,11 @@
  * Checks shared by the app routes: which app modes a route serves, `user`, and query values,
  * failing with the real service's codes and messages (pydantic-style text for shape errors).
  */
-import { CONVERSATION_MODES, type AppMode } from '../protocol/index.js';
+import { CONVERSATION_MODES, LAX_UUID_PATTERN, type AppMode } from '../protocol/index.js';
 import { DEFAULT_USER } from './end-users.js';
 import { ApiError, badParam, NOT_FOUND_TEXT } from './errors.js';
 import type { FixtureApp } from './fixture.js';
+import { validationMessage } from './validation.js';
 
 const MODE_MESSAGE = 'Please check if your app mode matches the right API route.';
 
@@ -28,8 +29,7 @@ export function optionalUser(value: unknown): string {
 
 /** A pydantic `ValidationError` as the real service renders it: 400 `invalid_param`. A model-level issue (`loc` '') has no location line. */
 export function validationError(model: string, issues: { loc: string; msg: string }[]): ApiError {
-  const head = `${issues.length} validation error${issues.length > 1 ? 's' : ''} for ${model}`;
-  return badParam([head, ...issues.flatMap((i) => (i.loc ? [i.loc, `  ${i.msg}`] : [`  ${i.msg}`]))].join('\n'));
+  return badParam(validationMessage(model, issues.map((i) => ({ path: i.loc ? [i.loc] : [], message: i.msg }))));
 }
 
 const LAX_TRUE = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
@@ -44,12 +44,10 @@ export function laxBoolean(value: unknown): boolean | undefined {
   return LAX_TRUE.has(text) ? true : LAX_FALSE.has(text) ? false : undefined;
 }
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-
 /** Path parts the real routes declare as `<uuid:…>`: anything else is an unknown URL. */
 export function uuidParams(params: Record<string, string>, ...names: string[]): void {
   for (const name of names) {
-    if (!UUID_PATTERN.test(params[name] ?? '')) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
+    if (!LAX_UUID_PATTERN.test(params[name] ?? '')) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
   }
 }
 
@@ -80,7 +78,7 @@ export class QueryReader {
   uuid(name: string): string | null {
     const raw = this.params.get(name);
     if (!raw) return null;
-    if (!UUID_PATTERN.test(raw)) this.#issues.push({ loc: name, msg: 'Input should be a valid UUID' });
+    if (!LAX_UUID_PATTERN.test(raw)) this.#issues.push({ loc: name, msg: 'Input should be a valid UUID' });
     return raw;
   }
 

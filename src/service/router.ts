@@ -1,11 +1,17 @@
 /** A small method + path table for the service's fetch handler. */
+import { pathPattern } from '../protocol/operations.js';
 import { ApiError, METHOD_NOT_ALLOWED_TEXT, NOT_FOUND_TEXT } from './errors.js';
 
 export type Params = Record<string, string>;
 export type Handler<C> = (request: Request, params: Params, url: URL, context: C) => Promise<Response> | Response;
 
-interface Route<C> {
-  method: string;
+/** A method and a path with `{name}` parameters: an operation of the table, or a QA route. */
+export interface RouteKey {
+  readonly method: string;
+  readonly path: string;
+}
+
+interface Route<C> extends RouteKey {
   pattern: RegExp;
   handler: Handler<C>;
 }
@@ -13,11 +19,15 @@ interface Route<C> {
 export class Router<C> {
   readonly #routes: Route<C>[] = [];
 
-  /** `path` uses `:name` for one path segment, e.g. `/form/human_input/:token`. */
-  on(method: string, path: string, handler: Handler<C>): this {
-    const pattern = new RegExp(`^${path.replace(/:([a-zA-Z_]+)/g, '(?<$1>[^/]+)')}/?$`);
-    this.#routes.push({ method, pattern, handler });
+  /** Serves `route` (API routes pass their operation: `router.on(OPERATIONS.getSite, …)`); `{name}` matches one path segment. */
+  on(route: RouteKey, handler: Handler<C>): this {
+    this.#routes.push({ method: route.method, path: route.path, pattern: pathPattern(route.path, '[^/]+', true), handler });
     return this;
+  }
+
+  /** What this router serves, in the order it tries them. */
+  get routes(): RouteKey[] {
+    return this.#routes.map(({ method, path }) => ({ method, path }));
   }
 
   async handle(request: Request, path: string, url: URL, context: C): Promise<Response> {

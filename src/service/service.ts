@@ -2,6 +2,7 @@
  * The embedded reference service: a web-standard fetch handler that answers the app side of the
  * API under `/v1`, wire-compatible with the real service, driven by a fixture.
  */
+import { APP_OPERATIONS, pathPattern } from '../protocol/index.js';
 import { SpeechSynthesizer } from './audio/speech.js';
 import type { ServiceContext } from './context.js';
 import { ConversationStore } from './conversations/store.js';
@@ -13,7 +14,7 @@ import { UploadStore } from './files/uploads.js';
 import { QaControls, type QaSettings } from './qa/controls.js';
 import { isLoopback, qaRoutes } from './qa/routes.js';
 import { retentionOf, type RetentionOptions } from './retention.js';
-import { Router } from './router.js';
+import { Router, type RouteKey } from './router.js';
 import { WorkflowEngine } from './runs/engine.js';
 import { ReplyTasks } from './runs/reply.js';
 import { delay } from './runs/usage.js';
@@ -50,8 +51,13 @@ export interface EmbeddedService {
   readonly engine: WorkflowEngine;
   readonly context: ServiceContext;
   readonly fixture: Fixture;
+  /** The method and path of every operation it serves (the table of operations' tests compare them). */
+  readonly routes: readonly RouteKey[];
   close(): void;
 }
+
+/** Signed previews are served at the origin, outside the API base; an id is 36 hex digits and hyphens. */
+const FILE_PREVIEW = pathPattern(APP_OPERATIONS.filePreview.path, '[0-9a-f-]{36}');
 
 export function createService(options: ServiceOptions): EmbeddedService {
   const basePath = options.basePath ?? '/v1';
@@ -102,8 +108,8 @@ export function createService(options: ServiceOptions): EmbeddedService {
         if (!isLoopback(info.remoteAddress)) throw new ApiError(403, 'forbidden', 'The QA endpoint answers loopback callers only.');
         return await qaRouter.handle(request, url.pathname.slice('/_qa'.length), url, context);
       }
-      const preview = /^\/files\/([0-9a-f-]{36})\/file-preview$/.exec(url.pathname);
-      if (preview && request.method === 'GET') return previewFile(context, preview[1]!, url);
+      const preview = FILE_PREVIEW.exec(url.pathname);
+      if (preview && request.method === APP_OPERATIONS.filePreview.method) return previewFile(context, preview.groups!.file_id!, url);
       if (!url.pathname.startsWith(`${basePath}/`)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
       if (qa.settings.latencyMs > 0) await delay(qa.settings.latencyMs);
       return await router.handle(request, url.pathname.slice(basePath.length), url, context);
@@ -120,6 +126,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
     engine: context.engine,
     context,
     fixture: options.fixture,
+    routes: [...router.routes, { method: APP_OPERATIONS.filePreview.method, path: APP_OPERATIONS.filePreview.path }],
     close: () => (context.engine.close(), context.replies.close(), knowledge.close()),
   };
 }

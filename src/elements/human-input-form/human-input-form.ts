@@ -10,6 +10,7 @@ import { duration } from './countdown.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
 import { FormsController, type ClosedForm, type OpenForm } from './forms.js';
 import { styles } from './human-input-form.styles.js';
+import { FORM_PATH, pathOf } from '../../protocol/paths.js';
 import { Landmark } from './landmark.js';
 import { RunStream } from './run-stream.js';
 import { SessionController } from './session-controller.js';
@@ -18,7 +19,7 @@ import { StatusLine } from './status-line.js';
 /** What the element is doing: each is a custom state (`:state(ready)`) and a status line. */
 type Phase = 'loading' | 'waiting' | 'ready' | 'submitting' | 'submitted' | 'expired' | 'timeout' | 'taken' | 'undrivable' | 'finished' | 'failed' | 'error';
 
-const formPath = (token: string) => `/form/human_input/${encodeURIComponent(token)}`;
+const formPath = (token: string) => pathOf(FORM_PATH, token);
 
 /**
  * Renders the form of a workflow run paused at a human-input node, submits the answer through

@@ -8,6 +8,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ServiceError } from '../../client/errors.js';
 import type { Transport } from '../../client/transport.js';
 import { readRunEvents, type RunEvent } from '../../protocol/index.js';
+import { pathOf, RUN_WORKFLOW_PATH, WORKFLOW_EVENTS_PATH } from '../../protocol/paths.js';
 import { EventGate } from './event-gate.js';
 
 type Host = ReactiveControllerHost & HTMLElement & { readonly hasUpdated: boolean };
@@ -23,7 +24,6 @@ export interface RunStreamOptions {
   unavailable(): string;
 }
 
-const seg = encodeURIComponent;
 
 export class RunStream implements ReactiveController {
   /** The run followed ('' until its first event names it). */
@@ -117,7 +117,7 @@ export class RunStream implements ReactiveController {
       try {
         const starting = !!start && !this.runId;
         const { url, init } = await (starting
-          ? api.prepare('POST', '/workflows/run', {
+          ? api.prepare('POST', RUN_WORKFLOW_PATH, {
               json: { inputs: start, response_mode: 'streaming', user: '' },
               headers: {
                 Accept: 'text/event-stream',
@@ -125,7 +125,7 @@ export class RunStream implements ReactiveController {
               },
               signal,
             })
-          : api.prepare('GET', `/workflow/${seg(this.runId)}/events`, {
+          : api.prepare('GET', pathOf(WORKFLOW_EVENTS_PATH, this.runId), {
               query: { include_state_snapshot: true, continue_on_pause: true },
               headers: { Accept: 'text/event-stream' },
               signal,

@@ -5,6 +5,7 @@
 import { isSessionGrant, type AppInfo, type SessionGrant, type SiteSettings } from '../../protocol/index.js';
 import { Transport } from '../../client/transport.js';
 import { networkError, ServiceError } from '../../client/errors.js';
+import { INFO_PATH, SITE_PATH } from '../../protocol/paths.js';
 
 /** Refresh this long before the token's expiry, so a request never leaves with a stale token. */
 const REFRESH_MARGIN_SECONDS = 30;
@@ -44,12 +45,12 @@ export class SessionSource {
 
   /** The app's web settings (`GET /site`), asked once per page; a failure is asked again next time. */
   site(): Promise<SiteSettings> {
-    return this.#once('/site');
+    return this.#once(SITE_PATH);
   }
 
   /** The app's name and mode (`GET /info`), asked once per page like the settings. */
   info(): Promise<AppInfo> {
-    return this.#once('/info');
+    return this.#once(INFO_PATH);
   }
 
   #once<T>(path: string): Promise<T> {

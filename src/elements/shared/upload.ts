@@ -5,10 +5,11 @@
 import type { Transport } from '../../client/transport.js';
 import { networkError, ServiceError } from '../../client/errors.js';
 import { isErrorBody, type UploadedFile } from '../../protocol/index.js';
+import { UPLOAD_PATH } from '../../protocol/paths.js';
 
 /** Uploads one file; `progress` gets the fraction sent (0–1); aborting `signal` cancels it. */
 export async function uploadFile(transport: Transport, file: File, progress: (fraction: number) => void, signal: AbortSignal): Promise<UploadedFile> {
-  const { url, init } = await transport.prepare('POST', '/files/upload');
+  const { url, init } = await transport.prepare('POST', UPLOAD_PATH);
   const body = new FormData();
   body.append('file', file);
   return new Promise((resolve, reject) => {

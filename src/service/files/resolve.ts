@@ -3,7 +3,7 @@
  * factory: an upload must be the submitting user's own, a remote URL is probed, and a declared
  * `type` must match the kind detected.
  */
-import type { FileType } from '../../protocol/index.js';
+import { UUID_PATTERN, type FileType } from '../../protocol/index.js';
 import { FileRejection, type FileResolver, type SubmittedFile } from '../forms.js';
 import { extensionOf, fileTypeOf } from './file-types.js';
 import { probeRemoteFile, RemoteFetchError, type RemoteFetchOptions } from './remote.js';
@@ -15,7 +15,6 @@ export function appFileResolver({ uploads, qa }: { uploads: UploadStore; qa: QaC
   return createFileResolver(appId, uploads, { timeoutMs: qa.settings.remoteFetchTimeoutMs, failAll: () => qa.settings.failRemoteFetch });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_TYPES: readonly string[] = ['image', 'document', 'audio', 'video', 'custom'];
 
 export function createFileResolver(appId: string, uploads: UploadStore, remote: RemoteFetchOptions): FileResolver {
@@ -28,7 +27,7 @@ export function createFileResolver(appId: string, uploads: UploadStore, remote: 
     switch (mapping.transfer_method) {
       case 'local_file': {
         const id = mapping.upload_file_id;
-        if (typeof id !== 'string' || !UUID.test(id)) throw new FileRejection('Invalid upload file id format');
+        if (typeof id !== 'string' || !UUID_PATTERN.test(id)) throw new FileRejection('Invalid upload file id format');
         const upload = uploads.owned(appId, user, id);
         if (!upload) throw new FileRejection('Invalid upload file');
         const { view } = upload;

@@ -3,7 +3,7 @@
  * naming someone else's upload is refused as an invalid upload file.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { UploadedFile } from '../../protocol/index.js';
+import { APP_OPERATIONS, pathOf, type UploadedFile } from '../../protocol/index.js';
 
 export interface UploadRecord {
   readonly view: UploadedFile;
@@ -33,7 +33,7 @@ export class UploadStore {
   signedPreviewPath(id: string): string {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const nonce = randomBytes(16).toString('hex');
-    return `/files/${id}/file-preview?timestamp=${timestamp}&nonce=${nonce}&sign=${this.#sign(id, timestamp, nonce)}`;
+    return `${pathOf(APP_OPERATIONS.filePreview.path, id)}?timestamp=${timestamp}&nonce=${nonce}&sign=${this.#sign(id, timestamp, nonce)}`;
   }
 
   /** The file a signed preview link names, or `undefined` when the link is forged or stale. */

@@ -3,20 +3,19 @@
  * optional JSON `data` part), checked in the real service's order. The embedded service reads
  * text formats only (it has no PDF or Office parser): other types are refused as unsupported.
  */
+import { MIME_TYPES } from '../../protocol/index.js';
 import { ApiError, badParam } from '../errors.js';
 
 const MB = 1024 * 1024;
 /** The real service's default `UPLOAD_FILE_SIZE_LIMIT`. */
 export const DOCUMENT_FILE_LIMIT_MB = 15;
 
+/**
+ * The formats the embedded service reads as text, with the MIME type a document records: the
+ * file-type table's, and two it does not label (the table labels uploads, which never see these).
+ */
 const TEXT_TYPES: Record<string, string> = {
-  txt: 'text/plain',
-  md: 'text/markdown',
-  markdown: 'text/markdown',
-  mdx: 'text/markdown',
-  csv: 'text/csv',
-  html: 'text/html',
-  htm: 'text/html',
+  ...Object.fromEntries(['txt', 'md', 'markdown', 'mdx', 'csv', 'html', 'htm'].map((extension) => [extension, MIME_TYPES[extension]!])),
   vtt: 'text/vtt',
   properties: 'text/plain',
 };

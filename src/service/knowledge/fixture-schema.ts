@@ -4,11 +4,10 @@
  * indexed at load), tags, external knowledge APIs and knowledge pipelines.
  */
 import { z } from 'zod';
+import { UUID_PATTERN } from '../../protocol/index.js';
 import { BUILT_IN_FIELDS, checkRetrievalModel, parentMode, preProcessingRule, processMode, retrievalModelSchema } from './validation.js';
 
 /** The real service routes knowledge ids as `<uuid:…>`; anything else is not a route. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const uuidId = z
   .string()
   .regex(UUID_PATTERN, 'must be a UUID (the real service routes knowledge ids as UUIDs)')

@@ -3,11 +3,11 @@
  * UUIDs, else 404), key (401), key scope (403), knowledge base (404 / 403), the subscription's
  * rate limit on writes (403); then the handler checks the body and does the operation.
  */
+import { UUID_PATTERN, type Operation } from '../../protocol/index.js';
 import { ApiError, NOT_FOUND_TEXT } from '../errors.js';
 import type { Params, Router } from '../router.js';
 import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
 import { checkDatasetModel } from './datasets.js';
-import { UUID_PATTERN } from './fixture-schema.js';
 import { NO_EMBEDDING_MODEL } from './models.js';
 import type { DatasetRecord } from './records.js';
 import type { KnowledgeStore } from './store.js';
@@ -29,8 +29,7 @@ export interface Call {
 }
 
 export type Route = (
-  method: string,
-  path: string,
+  operation: Operation,
   handler: (call: Call) => Promise<Response> | Response,
   options?: { rateLimited?: boolean },
 ) => void;
@@ -45,8 +44,8 @@ export const MAX_LIMIT = 100;
  * the writes the real service counts (by default every method but GET).
  */
 export function knowledgeRoute<C>(router: Router<C>, { store, keys, limit }: KnowledgeRouteDeps): Route {
-  return (method, path, handler, { rateLimited = method !== 'GET' } = {}) => {
-    router.on(method, path, async (request, params, url) => {
+  return (operation, handler, { rateLimited = operation.method !== 'GET' } = {}) => {
+    router.on(operation, async (request, params, url) => {
       for (const name of UUID_PARAMS) {
         const value = params[name];
         if (value !== undefined && !UUID_PATTERN.test(value)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);

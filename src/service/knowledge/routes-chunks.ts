@@ -1,4 +1,5 @@
 /** Chunk and child-chunk routes (`segment.py`), in the real service's order of checks. */
+import { KNOWLEDGE_OPERATIONS } from '../../protocol/knowledge-operations.js';
 import { notFound } from '../errors.js';
 import { json, readJsonObject } from '../http.js';
 import { checkDatasetModel } from './datasets.js';
@@ -20,10 +21,6 @@ import { segmentJSON } from './serialise.js';
 import type { KnowledgeStore } from './store.js';
 import { childChunkSchema, intParam, parseOrThrow, parsePayload, segmentsCreateSchema, segmentUpdateSchema } from './validation.js';
 
-const SEGMENTS = '/datasets/:dataset_id/documents/:document_id/segments';
-const SEGMENT = `${SEGMENTS}/:segment_id`;
-const CHILD_CHUNKS = `${SEGMENT}/child_chunks`;
-
 /** A query integer that falls back to its default when malformed, as the child-chunk listing reads them. */
 function lenientInt(url: URL, name: string, fallback: number): number {
   const value = Number.parseInt(url.searchParams.get(name) ?? '', 10);
@@ -31,7 +28,7 @@ function lenientInt(url: URL, name: string, fallback: number): number {
 }
 
 export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
-  route('GET', SEGMENTS, ({ url, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.listSegments, ({ url, params, dataset }) => {
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     requireEmbeddingProvider(store, dataset);
     return json(
@@ -44,7 +41,7 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     );
   });
 
-  route('POST', SEGMENTS, async ({ request, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.createSegments, async ({ request, params, dataset }) => {
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     requireWritableDocument(document);
     requireEmbeddingProvider(store, dataset);
@@ -54,14 +51,14 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     return json({ data: createSegments(store, dataset, document, parsed.data.segments), doc_form: document.doc_form });
   });
 
-  route('GET', SEGMENT, ({ params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.getSegment, ({ params, dataset }) => {
     checkDatasetModel(store, dataset);
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     const segment = requireSegment(document, idParam(params, 'segment_id'));
     return json({ data: segmentJSON(segment, document.id), doc_form: document.doc_form });
   });
 
-  route('POST', SEGMENT, async ({ request, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.updateSegment, async ({ request, params, dataset }) => {
     checkDatasetModel(store, dataset);
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     requireEmbeddingProvider(store, dataset);
@@ -70,7 +67,7 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     return json({ data: updateSegment(store, dataset, document, segment, body.segment), doc_form: document.doc_form });
   });
 
-  route('DELETE', SEGMENT, ({ params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.deleteSegment, ({ params, dataset }) => {
     checkDatasetModel(store, dataset);
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     deleteSegment(document, idParam(params, 'segment_id'));
@@ -80,7 +77,7 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
 
   // Child chunks: listing and adding look the parent chunk up by its id alone.
 
-  route('GET', CHILD_CHUNKS, ({ url, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.listChildChunks, ({ url, params, dataset }) => {
     requireDocument(dataset, idParam(params, 'document_id'));
     const { segment } = findSegment(dataset, idParam(params, 'segment_id'));
     return json(
@@ -92,7 +89,7 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     );
   });
 
-  route('POST', CHILD_CHUNKS, async ({ request, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.createChildChunk, async ({ request, params, dataset }) => {
     requireDocument(dataset, idParam(params, 'document_id'));
     const { doc, segment } = findSegment(dataset, idParam(params, 'segment_id'));
     requireEmbeddingProvider(store, dataset);
@@ -100,7 +97,7 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     return json({ data: createChildChunk(doc, segment, body.content) });
   });
 
-  route('PATCH', `${CHILD_CHUNKS}/:child_chunk_id`, async ({ request, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.updateChildChunk, async ({ request, params, dataset }) => {
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     const segment = requireSegment(document, idParam(params, 'segment_id'));
     const child = requireChildChunk(segment, idParam(params, 'child_chunk_id'));
@@ -108,7 +105,7 @@ export function registerChunkRoutes(route: Route, store: KnowledgeStore): void {
     return json({ data: updateChildChunk(document, child, body.content) });
   });
 
-  route('DELETE', `${CHILD_CHUNKS}/:child_chunk_id`, ({ params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.deleteChildChunk, ({ params, dataset }) => {
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     const { doc, segment } = findSegment(dataset, idParam(params, 'segment_id'));
     if (doc !== document) throw notFound('Document not found.');

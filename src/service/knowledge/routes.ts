@@ -5,6 +5,7 @@
  * checks of `route-kit.ts` first.
  */
 import type { DocumentDisplayStatus, DocumentStatusAction } from '../../protocol/index.js';
+import { KNOWLEDGE_OPERATIONS } from '../../protocol/knowledge-operations.js';
 import { ApiError, badParam } from '../errors.js';
 import { json, readJsonObject } from '../http.js';
 import type { Router } from '../router.js';
@@ -56,7 +57,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
   // Registered before `/datasets/:dataset_id`, which would otherwise see `tags` as an id.
   registerWorkspaceRoutes(route, store, deps.tenantId);
 
-  route('GET', '/datasets', ({ url }) => {
+  route(KNOWLEDGE_OPERATIONS.listDatasets, ({ url }) => {
     const query = {
       page: intParam(url, 'page', 1, 1),
       limit: Math.min(intParam(url, 'limit', 20, 1), MAX_LIMIT),
@@ -67,7 +68,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     return json(listDatasets(store, query));
   });
 
-  route('POST', '/datasets', async ({ request }) => {
+  route(KNOWLEDGE_OPERATIONS.createDataset, async ({ request }) => {
     const body = parseOrThrow(createDatasetSchema, await readJsonObject(request), 'DatasetCreatePayload');
     if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, null);
     if (body.embedding_model && body.embedding_model_provider) {
@@ -76,9 +77,9 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     return json(createDataset(store, body));
   });
 
-  route('GET', '/datasets/:dataset_id', ({ dataset }) => json(datasetJSON(dataset, 'detail', store)));
+  route(KNOWLEDGE_OPERATIONS.getDataset, ({ dataset }) => json(datasetJSON(dataset, 'detail', store)));
 
-  route('PATCH', '/datasets/:dataset_id', async ({ request, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.updateDataset, async ({ request, dataset }) => {
     const body = parseOrThrow(updateDatasetSchema, await readJsonObject(request), 'DatasetUpdatePayload');
     if (body.retrieval_model) checkRetrieval(store, body.retrieval_model, dataset);
     // A model named in the request must exist even where the technique leaves it unused.
@@ -88,7 +89,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     return json(updateDataset(store, dataset, body));
   });
 
-  route('DELETE', '/datasets/:dataset_id', ({ dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.deleteDataset, ({ dataset }) => {
     deleteDataset(store, dataset);
     return noContent();
   });
@@ -101,8 +102,8 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     requireEmbeddingProvider(store, dataset);
     return json(saveDocument(store, dataset, body));
   };
-  route('POST', '/datasets/:dataset_id/document/create-by-text', createByText);
-  route('POST', '/datasets/:dataset_id/document/create_by_text', createByText);
+  route(KNOWLEDGE_OPERATIONS.createDocumentByText, createByText);
+  route(KNOWLEDGE_OPERATIONS.createDocumentByTextLegacy, createByText);
 
   const createByFile = async ({ request, dataset }: Call) => {
     if (dataset.provider === 'external') throw badParam('External datasets are not supported.');
@@ -116,8 +117,8 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     const docForm = data.doc_form === undefined ? (dataset.chunk_structure ?? dataset.documents[0]?.doc_form ?? body.doc_form) : body.doc_form;
     return json(saveDocument(store, dataset, { ...body, doc_form: docForm, name: file.name, text: file.text, file }));
   };
-  route('POST', '/datasets/:dataset_id/document/create-by-file', createByFile);
-  route('POST', '/datasets/:dataset_id/document/create_by_file', createByFile);
+  route(KNOWLEDGE_OPERATIONS.createDocumentByFile, createByFile);
+  route(KNOWLEDGE_OPERATIONS.createDocumentByFileLegacy, createByFile);
 
   const updateByText = async ({ request, params, dataset }: Call) => {
     const body = parseOrThrow(updateByTextSchema, await readJsonObject(request), 'DocumentTextUpdate');
@@ -127,8 +128,8 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     const text = body.text ? { name: body.name!, text: body.text } : { name: body.name ?? undefined };
     return json(updateDocument(store, dataset, document, { ...text, process_rule: body.process_rule, doc_form: body.doc_form, doc_language: body.doc_language, retrieval_model: body.retrieval_model }));
   };
-  route('POST', '/datasets/:dataset_id/documents/:document_id/update-by-text', updateByText);
-  route('POST', '/datasets/:dataset_id/documents/:document_id/update_by_text', updateByText);
+  route(KNOWLEDGE_OPERATIONS.updateDocumentByText, updateByText);
+  route(KNOWLEDGE_OPERATIONS.updateDocumentByTextLegacy, updateByText);
 
   const updateByFile = async ({ request, params, dataset }: Call) => {
     if (dataset.provider === 'external') throw badParam('External datasets are not supported.');
@@ -141,11 +142,11 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     const replacement = file ? { name: file.name, text: file.text, file } : { name: body.name ?? undefined };
     return json(updateDocument(store, dataset, document, { ...replacement, process_rule: body.process_rule, doc_form: body.doc_form, doc_language: body.doc_language, retrieval_model: body.retrieval_model }));
   };
-  route('POST', '/datasets/:dataset_id/documents/:document_id/update-by-file', updateByFile);
-  route('POST', '/datasets/:dataset_id/documents/:document_id/update_by_file', updateByFile);
-  route('PATCH', '/datasets/:dataset_id/documents/:document_id', updateByFile);
+  route(KNOWLEDGE_OPERATIONS.updateDocumentByFile, updateByFile);
+  route(KNOWLEDGE_OPERATIONS.updateDocumentByFileLegacy, updateByFile);
+  route(KNOWLEDGE_OPERATIONS.patchDocument, updateByFile);
 
-  route('GET', '/datasets/:dataset_id/documents', ({ url, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.listDocuments, ({ url, dataset }) => {
     const status = url.searchParams.get('status') || undefined;
     if (status && !DISPLAY_STATUSES.includes(status)) {
       throw badParam(validationMessage('DocumentListQuery', [{ path: ['status'], message: `Input should be ${DISPLAY_STATUSES.map((s) => `'${s}'`).join(', ')}` }]));
@@ -160,19 +161,19 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     );
   });
 
-  route('GET', '/datasets/:dataset_id/documents/:document_id', ({ url, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.getDocument, ({ url, params, dataset }) => {
     const document = requireDocument(dataset, idParam(params, 'document_id'));
     const view = url.searchParams.get('metadata') ?? 'all';
     if (!DETAIL_VIEWS.includes(view)) throw new ApiError(400, 'invalid_metadata', `Invalid metadata value: ${view}`);
     return json(documentDetailJSON(document, dataset, view as DocumentDetailView));
   });
 
-  route('DELETE', '/datasets/:dataset_id/documents/:document_id', ({ params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.deleteDocument, ({ params, dataset }) => {
     deleteDocument(dataset, idParam(params, 'document_id'));
     return noContent();
   });
 
-  route('PATCH', '/datasets/:dataset_id/documents/status/:action', async ({ request, params, dataset }) => {
+  route(KNOWLEDGE_OPERATIONS.updateDocumentStatus, async ({ request, params, dataset }) => {
     checkDatasetModel(store, dataset);
     const body = parseOrThrow(documentStatusSchema, await readJsonObject(request), 'DocumentStatusPayload');
     const action = params.action ?? '';
@@ -181,7 +182,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     return json({ result: 'success' });
   }, { rateLimited: false });
 
-  route('GET', '/datasets/:dataset_id/documents/:batch/indexing-status', ({ params, dataset }) =>
+  route(KNOWLEDGE_OPERATIONS.getIndexingStatus, ({ params, dataset }) =>
     json({ data: indexingStatus(dataset, params.batch ?? '') }),
   );
 
@@ -200,10 +201,10 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     }
     return json(await retrieve(store, dataset, body));
   };
-  route('POST', '/datasets/:dataset_id/retrieve', retrieveRoute);
-  route('POST', '/datasets/:dataset_id/hit-testing', retrieveRoute);
+  route(KNOWLEDGE_OPERATIONS.retrieve, retrieveRoute);
+  route(KNOWLEDGE_OPERATIONS.hitTesting, retrieveRoute);
 
-  route('GET', '/datasets/:dataset_id/pipeline/datasource-plugins', ({ url, dataset }) =>
+  route(KNOWLEDGE_OPERATIONS.listDatasourcePlugins, ({ url, dataset }) =>
     json(store.datasourcePlugins(dataset, boolParam(url, 'is_published', true))),
   );
 }

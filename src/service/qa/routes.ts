@@ -34,7 +34,7 @@ const SETTING_HINTS: Record<keyof QaSettings, string> = {
 };
 
 export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
-  router.on('GET', '/state', (_r, _p, _u, { qa, engine, uploads }) =>
+  router.on({ method: 'GET', path: '/state' }, (_r, _p, _u, { qa, engine, uploads }) =>
     json({
       settings: qa.settings,
       run_cuts: qa.runCuts,
@@ -50,7 +50,7 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     }),
   );
 
-  router.on('PATCH', '/settings', async (request, _p, _u, { qa }) => {
+  router.on({ method: 'PATCH', path: '/settings' }, async (request, _p, _u, { qa }) => {
     const body = await readJsonObject(request);
     const next = { ...qa.settings };
     for (const [key, value] of Object.entries(body)) {
@@ -63,7 +63,7 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     return json(qa.settings);
   });
 
-  router.on('POST', '/runs/:run_id/cut-stream', async (request, { run_id }, _u, { qa, engine }) => {
+  router.on({ method: 'POST', path: '/runs/{run_id}/cut-stream' }, async (request, { run_id }, _u, { qa, engine }) => {
     const { after } = await readJsonObject(request);
     if (!engine.runs.has(run_id!)) throw notFound('Workflow run not found');
     if (!SETTING_CHECKS.cutStreamAfter(after)) throw new ApiError(400, 'invalid_param', `after must be ${SETTING_HINTS.cutStreamAfter}`);
@@ -71,7 +71,7 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     return json({ run_id, after });
   });
 
-  router.on('POST', '/runs/:run_id/fail', async (request, { run_id }, _u, { engine }) => {
+  router.on({ method: 'POST', path: '/runs/{run_id}/fail' }, async (request, { run_id }, _u, { engine }) => {
     const body = await readJsonObject(request);
     const run = engine.runs.get(run_id!);
     if (!run) throw notFound('Workflow run not found');
@@ -81,7 +81,7 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     return json({ run_id, status: 'failed' });
   });
 
-  router.on('POST', '/forms/:form/expire', (_r, { form: key }, _u, { engine }) => {
+  router.on({ method: 'POST', path: '/forms/{form}/expire' }, (_r, { form: key }, _u, { engine }) => {
     const form = engine.forms.byTokenOrId(key!);
     if (!form) throw notFound('Form not found');
     if (form.status !== 'waiting') throw new ApiError(409, 'form_not_waiting', `The form is ${form.status}; only a waiting form can expire.`);
@@ -89,7 +89,7 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     return json(formSummary(form));
   });
 
-  router.on('POST', '/reset', () => {
+  router.on({ method: 'POST', path: '/reset' }, () => {
     hooks.reset();
     return json({ result: 'success' });
   });

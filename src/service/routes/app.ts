@@ -1,28 +1,26 @@
 /** App metadata routes: `/site`, `/info`, `/parameters`, `/meta` (dify-wire.md §5). */
-import type { AppInfo, AppParameters, SiteSettings } from '../../protocol/index.js';
-import { authenticateApp } from '../auth.js';
+import { APP_OPERATIONS, type AppInfo, type AppParameters, type SiteSettings } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { json } from '../http.js';
 import type { Router } from '../router.js';
 import { userInputForm } from '../run-inputs.js';
+import { appRoute } from './app-route.js';
 
 export type { ServiceContext } from '../context.js';
 
 export function appRoutes(router: Router<ServiceContext>): void {
-  router.on('GET', '/site', (request, _p, _u, { fixture }) => {
-    const app = authenticateApp(request, fixture);
+  const route = appRoute(router);
+  route(APP_OPERATIONS.getSite, {}, ({ app }) => {
     const site: SiteSettings = app.site;
     return json(site);
   });
 
-  router.on('GET', '/info', (request, _p, _u, { fixture }) => {
-    const app = authenticateApp(request, fixture);
+  route(APP_OPERATIONS.getInfo, {}, ({ app }) => {
     const info: AppInfo = { name: app.name, description: app.description, tags: app.tags, mode: app.mode, author_name: app.author_name };
     return json(info);
   });
 
-  router.on('GET', '/parameters', (request, _p, _u, { fixture }) => {
-    const app = authenticateApp(request, fixture);
+  route(APP_OPERATIONS.getParameters, {}, ({ app }) => {
     const { text_to_speech: tts, ...rest } = app.parameters;
     const parameters: AppParameters = {
       ...rest,
@@ -33,8 +31,5 @@ export function appRoutes(router: Router<ServiceContext>): void {
     return json(parameters);
   });
 
-  router.on('GET', '/meta', (request, _p, _u, { fixture }) => {
-    authenticateApp(request, fixture);
-    return json({ tool_icons: {} });
-  });
+  route(APP_OPERATIONS.getMeta, {}, () => json({ tool_icons: {} }));
 }

@@ -3,34 +3,33 @@
  * container of the chosen voice, labelled by sniffing the bytes and streamed with chunked
  * transfer encoding (service-api.md endpoint 12).
  */
-import { authenticateApp } from '../auth.js';
+import { z } from 'zod';
+import { LAX_UUID_PATTERN, APP_OPERATIONS } from '../../protocol/index.js';
 import { audioContentType } from '../audio/sniff.js';
 import { DECLARED_TYPES } from '../audio/speech.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badParam, notFound } from '../errors.js';
-import { readJsonObject } from '../http.js';
-import { optionalUser, UUID_PATTERN, validationError } from '../params.js';
 import type { Router } from '../router.js';
+import { parseOrThrow } from '../validation.js';
+import { appRoute } from './app-route.js';
 
 /** Longest text spoken in one request, about as much as hosted speech providers take. */
 export const MAX_SPEECH_CHARACTERS = 5000;
 
+const textToAudioSchema = z.object({
+  text: z.string().nullish(),
+  message_id: z.string().nullish(),
+  voice: z.string().nullish(),
+});
+
 export function audioRoutes(router: Router<ServiceContext>): void {
-  router.on('POST', '/text-to-audio', async (request, _p, _u, { fixture, conversations, speech }) => {
-    const app = authenticateApp(request, fixture);
-    const body = await readJsonObject(request);
-    optionalUser(body.user);
+  appRoute(router)(APP_OPERATIONS.textToAudio, { user: 'optional' }, async ({ app, body: raw, context: { conversations, speech } }) => {
     const tts = app.parameters.text_to_speech;
     if (!tts.enabled) throw badParam('TTS is not enabled');
-    for (const field of ['text', 'message_id', 'voice'] as const) {
-      const value = body[field];
-      if (value !== undefined && value !== null && typeof value !== 'string') {
-        throw validationError('TextToAudioPayload', [{ loc: field, msg: 'Input should be a valid string' }]);
-      }
-    }
+    const body = parseOrThrow(textToAudioSchema, raw, 'TextToAudioPayload');
     let text: string | undefined;
-    if (typeof body.message_id === 'string' && body.message_id) {
-      if (!UUID_PATTERN.test(body.message_id)) throw notFound('Message Not Exists.');
+    if (body.message_id) {
+      if (!LAX_UUID_PATTERN.test(body.message_id)) throw notFound('Message Not Exists.');
       const message = conversations.messageOfApp(app.id, body.message_id);
       if (!message) throw notFound('Message Not Exists.');
       text = message.answer;

@@ -3,14 +3,14 @@
  * `POST /completion-messages` (Text Generator), streaming or blocking, and their stop routes
  * (dify-wire.md §3.2, §4).
  */
-import type { ErrorCode, RunEvent, RunEventName } from '../../protocol/index.js';
-import { authenticateApp } from '../auth.js';
+import { z } from 'zod';
+import { LAX_UUID_PATTERN, APP_OPERATIONS, type ErrorCode, type RunEvent, type RunEventName } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
 import { ApiError } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
-import { json, readJsonObject, requireUser } from '../http.js';
-import { CHAT_MODES, laxBoolean, requireMode, UUID_PATTERN, validationError } from '../params.js';
+import { json } from '../http.js';
+import { CHAT_MODES, laxBoolean, validationError } from '../params.js';
 import type { Router } from '../router.js';
 import { checkRunInputs } from '../run-inputs.js';
 import { elapsedSeconds, type Run } from '../runs/run.js';
@@ -21,21 +21,21 @@ import { checkPinnedWorkflow } from './workflows.js';
 import { appFileResolver } from '../files/resolve.js';
 import { resolveRunFiles, userMessageFile } from '../files/run-files.js';
 import type { SubmittedFile } from '../forms.js';
+import { parseOrThrow } from '../validation.js';
+import { appRoute } from './app-route.js';
 
 const CHATFLOW_TERMINAL: readonly RunEventName[] = ['workflow_finished', 'workflow_paused', 'error'];
 const REPLY_TERMINAL: readonly RunEventName[] = ['message_end', 'error'];
 
+const responseMode = z.enum(['blocking', 'streaming']).nullish();
+const chatSchema = z.object({ query: z.string(), response_mode: responseMode });
+const completionSchema = z.object({ response_mode: responseMode });
+
 export function chatRoutes(router: Router<ServiceContext>): void {
-  router.on('POST', '/chat-messages', async (request, _p, url, context) => {
-    const app = authenticateApp(request, context.fixture);
-    const body = await readJsonObject(request);
-    const user = requireUser(body.user);
-    requireMode(app, CHAT_MODES, 'not_chat_app');
-    const query = body.query;
-    if (typeof query !== 'string') {
-      throw validationError('ChatRequestPayload', [{ loc: 'query', msg: query === undefined ? 'Field required' : 'Input should be a valid string' }]);
-    }
-    const streaming = responseMode(body.response_mode);
+  const route = appRoute(router);
+  route(APP_OPERATIONS.sendChatMessage, { user: 'required', modes: CHAT_MODES, modeCode: 'not_chat_app' }, async ({ app, user, body, url, context }) => {
+    const { query, response_mode } = parseOrThrow(chatSchema, body, 'ChatRequestPayload');
+    const streaming = response_mode === 'streaming';
     if (!streaming && (app.mode === 'agent' || app.mode === 'agent-chat')) throw new ApiError(400, 'bad_request', 'Agent App only supports streaming response mode.');
     if (app.mode === 'advanced-chat' && typeof body.workflow_id === 'string') checkPinnedWorkflow(app, body.workflow_id);
     // Before the conversation is opened: a refused file must leave nothing behind.
@@ -47,42 +47,31 @@ export function chatRoutes(router: Router<ServiceContext>): void {
     return reply(context, app, user, conversation, message, streaming);
   });
 
-  router.on('POST', '/completion-messages', async (request, _p, _u, context) => {
-    const app = authenticateApp(request, context.fixture);
-    const body = await readJsonObject(request);
-    const user = requireUser(body.user);
-    requireMode(app, ['completion'], 'not_completion_app');
+  route(APP_OPERATIONS.createCompletion, { user: 'required', modes: ['completion'], modeCode: 'not_completion_app' }, ({ app, user, body, context }) => {
     const inputs = checkRunInputs(app, body.inputs);
     const query = typeof body.query === 'string' ? body.query : '';
-    const streaming = responseMode(body.response_mode);
+    // The real service reads the mode with the chat payload's model.
+    const streaming = parseOrThrow(completionSchema, body, 'ChatRequestPayload').response_mode === 'streaming';
     // The real service keeps completion messages in conversations of their own, never listed.
     const conversation = context.conversations.create(app, user, inputs, query, false);
     const message = context.conversations.addMessage(conversation, { query, inputs });
     return reply(context, app, user, conversation, message, streaming);
   });
 
-  for (const [path, modes, code] of [
-    ['/chat-messages/:task_id/stop', CHAT_MODES, 'not_chat_app'],
-    ['/completion-messages/:task_id/stop', ['completion'], 'not_completion_app'],
+  for (const [operation, modes, modeCode] of [
+    [APP_OPERATIONS.stopChatMessage, CHAT_MODES, 'not_chat_app'],
+    [APP_OPERATIONS.stopCompletion, ['completion'], 'not_completion_app'],
   ] as const) {
-    router.on('POST', path, async (request, { task_id }, _u, { fixture, engine, replies }) => {
-      const app = authenticateApp(request, fixture);
-      const user = requireUser((await readJsonObject(request)).user);
-      requireMode(app, modes, code);
+    route(operation, { user: 'required', modes, modeCode }, ({ app, user, params, context: { engine, replies } }) => {
+      const taskId = params.task_id!;
       // Like the real service, a stop for someone else's (or no) task changes nothing and still succeeds.
-      const task = replies.get(task_id!);
+      const task = replies.get(taskId);
       if (task && task.app.id === app.id && task.user === user) replies.stop(task);
-      const run = engine.byTask(task_id!);
+      const run = engine.byTask(taskId);
       if (run && run.app.id === app.id && run.user === user) engine.stop(run);
       return json({ result: 'success' });
     });
   }
-}
-
-function responseMode(value: unknown): boolean {
-  if (value === undefined || value === null || value === 'blocking') return false;
-  if (value === 'streaming') return true;
-  throw validationError('ChatRequestPayload', [{ loc: 'response_mode', msg: "Input should be 'blocking' or 'streaming'" }]);
 }
 
 /** The conversation a message goes to: the one named (the user's own), or a new one. */
@@ -91,7 +80,7 @@ function openConversation(context: ServiceContext, app: FixtureApp, user: string
   if (body.inputs === undefined) throw validationError('ChatRequestPayload', [{ loc: 'inputs', msg: 'Field required' }]);
   const id = body.conversation_id;
   if (id !== undefined && id !== null && id !== '') {
-    if (typeof id !== 'string' || !UUID_PATTERN.test(id)) {
+    if (typeof id !== 'string' || !LAX_UUID_PATTERN.test(id)) {
       throw validationError('ChatRequestPayload', [{ loc: 'conversation_id', msg: 'Input should be a valid UUID' }]);
     }
     const conversation = context.conversations.get(app.id, user, id);

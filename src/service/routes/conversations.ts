@@ -2,21 +2,36 @@
  * Conversations and their variables (dify-wire.md §5): list, rename, delete, list and update
  * variables, each scoped to the end user and to the app modes of the seed's table.
  */
-import type { ConversationSort } from '../../protocol/index.js';
-import { authenticateApp } from '../auth.js';
+import { z } from 'zod';
+import { APP_OPERATIONS, type ConversationSort } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
-import { json, readJsonObject } from '../http.js';
-import { CHAT_MODES, laxBoolean, optionalUser, QueryReader, requireMode, uuidParams, validationError, VARIABLE_MODES } from '../params.js';
+import { json } from '../http.js';
+import { CHAT_MODES, laxBoolean, QueryReader, validationError, VARIABLE_MODES } from '../params.js';
 import type { Router } from '../router.js';
+import { parseOrThrow } from '../validation.js';
+import { appRoute } from './app-route.js';
 
 const SORTS: readonly ConversationSort[] = ['created_at', '-created_at', 'updated_at', '-updated_at'];
 const UNSAFE_NAME_PARTS = ["'", '"', ';', '--', '/*', '*/', 'xp_', 'sp_'];
 
+/** A boolean read as pydantic's lax mode reads one (`"yes"`, `1`, `"off"`…), `fallback` when absent. */
+const laxBooleanField = (fallback: boolean) =>
+  z.unknown().optional().transform((value, ctx) => {
+    if (value === undefined) return fallback;
+    const read = laxBoolean(value);
+    if (read === undefined) ctx.addIssue({ code: 'custom', message: 'Input should be a valid boolean, unable to interpret input' });
+    return read ?? fallback;
+  });
+
+const renameSchema = z
+  .object({ auto_generate: laxBooleanField(false), name: z.string().nullish() })
+  .superRefine((body, ctx) => {
+    if (!body.auto_generate && !body.name?.trim()) ctx.addIssue({ code: 'custom', path: [], message: 'Value error, name is required when auto_generate is false' });
+  });
+
 export function conversationRoutes(router: Router<ServiceContext>): void {
-  router.on('GET', '/conversations', (request, _p, url, { fixture, conversations }) => {
-    const app = authenticateApp(request, fixture);
-    const user = optionalUser(url.searchParams.get('user'));
-    requireMode(app, CHAT_MODES);
+  const route = appRoute(router);
+  route(APP_OPERATIONS.listConversations, { user: 'optional', modes: CHAT_MODES }, ({ app, user, url, context: { conversations } }) => {
     const q = new QueryReader('ConversationListQuery', url.searchParams);
     const lastId = q.uuid('last_id');
     const limit = q.int('limit', 20, 1, 100);
@@ -25,38 +40,18 @@ export function conversationRoutes(router: Router<ServiceContext>): void {
     return json(conversations.list(app.id, user, { lastId, limit, sortBy }));
   });
 
-  router.on('DELETE', '/conversations/:id', async (request, params, _u, { fixture, conversations }) => {
-    uuidParams(params, 'id');
-    const app = authenticateApp(request, fixture);
-    const body = await readOptionalJson(request);
-    const user = optionalUser(body.user);
-    requireMode(app, CHAT_MODES);
-    conversations.delete(conversations.get(app.id, user, params.id!));
+  route(APP_OPERATIONS.deleteConversation, { user: 'optional', optionalBody: true, modes: CHAT_MODES }, ({ app, user, params, context: { conversations } }) => {
+    conversations.delete(conversations.get(app.id, user, params.conversation_id!));
     return new Response(null, { status: 204 });
   });
 
-  router.on('POST', '/conversations/:id/name', async (request, params, _u, { fixture, conversations }) => {
-    uuidParams(params, 'id');
-    const app = authenticateApp(request, fixture);
-    const body = await readOptionalJson(request);
-    const user = optionalUser(body.user);
-    requireMode(app, CHAT_MODES);
-    const { name } = body;
-    const autoGenerate = body.auto_generate === undefined ? false : laxBoolean(body.auto_generate);
-    if (autoGenerate === undefined) throw validationError('ConversationRenamePayload', [{ loc: 'auto_generate', msg: 'Input should be a valid boolean, unable to interpret input' }]);
-    if (name !== undefined && name !== null && typeof name !== 'string') throw validationError('ConversationRenamePayload', [{ loc: 'name', msg: 'Input should be a valid string' }]);
-    if (!autoGenerate && (typeof name !== 'string' || !name.trim())) {
-      throw validationError('ConversationRenamePayload', [{ loc: '', msg: 'Value error, name is required when auto_generate is false' }]);
-    }
-    const conversation = conversations.get(app.id, user, params.id!);
-    return json(conversations.rename(conversation, typeof name === 'string' ? name : null, autoGenerate));
+  route(APP_OPERATIONS.renameConversation, { user: 'optional', optionalBody: true, modes: CHAT_MODES }, ({ app, user, params, body, context: { conversations } }) => {
+    const { name, auto_generate: autoGenerate } = parseOrThrow(renameSchema, body, 'ConversationRenamePayload');
+    const conversation = conversations.get(app.id, user, params.conversation_id!);
+    return json(conversations.rename(conversation, name ?? null, autoGenerate));
   });
 
-  router.on('GET', '/conversations/:id/variables', (request, params, url, { fixture, conversations }) => {
-    uuidParams(params, 'id');
-    const app = authenticateApp(request, fixture);
-    const user = optionalUser(url.searchParams.get('user'));
-    requireMode(app, VARIABLE_MODES);
+  route(APP_OPERATIONS.listConversationVariables, { user: 'optional', modes: VARIABLE_MODES }, ({ app, user, params, url, context: { conversations } }) => {
     const q = new QueryReader('ConversationVariablesQuery', url.searchParams);
     const lastId = q.uuid('last_id');
     const limit = q.int('limit', 20, 1, 100);
@@ -70,25 +65,13 @@ export function conversationRoutes(router: Router<ServiceContext>): void {
       }
     }
     q.done();
-    const conversation = conversations.get(app.id, user, params.id!);
+    const conversation = conversations.get(app.id, user, params.conversation_id!);
     return json(conversations.variables(conversation, { lastId, limit, name }));
   });
 
-  router.on('PUT', '/conversations/:id/variables/:variable_id', async (request, params, _u, { fixture, conversations }) => {
-    uuidParams(params, 'id', 'variable_id');
-    const app = authenticateApp(request, fixture);
-    const body = await readJsonObject(request);
-    const user = optionalUser(body.user);
-    requireMode(app, VARIABLE_MODES);
+  route(APP_OPERATIONS.updateConversationVariable, { user: 'optional', modes: VARIABLE_MODES }, ({ app, user, params, body, context: { conversations } }) => {
     if (!('value' in body)) throw validationError('ConversationVariableUpdatePayload', [{ loc: 'value', msg: 'Field required' }]);
-    const conversation = conversations.get(app.id, user, params.id!);
+    const conversation = conversations.get(app.id, user, params.conversation_id!);
     return json(conversations.updateVariable(conversation, params.variable_id!, body.value));
   });
-}
-
-/** A JSON body that may be absent (DELETE and rename accept none). */
-export async function readOptionalJson(request: Request): Promise<Record<string, unknown>> {
-  const length = request.headers.get('content-length');
-  if (!request.body || length === '0') return {};
-  return readJsonObject(request);
 }

@@ -5,8 +5,7 @@
  */
 import Busboy from 'busboy';
 import { Readable } from 'node:stream';
-import type { UploadedFile } from '../../protocol/index.js';
-import { authenticateApp } from '../auth.js';
+import { APP_OPERATIONS, type UploadedFile } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
@@ -16,6 +15,7 @@ import { json } from '../http.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { optionalUser } from '../params.js';
 import type { Router } from '../router.js';
+import { appRoute } from './app-route.js';
 
 const MB = 1024 * 1024;
 const INVALID_FILENAME = /[/\\:*?"<>|]/;
@@ -30,8 +30,8 @@ interface Part {
 }
 
 export function fileRoutes(router: Router<ServiceContext>): void {
-  router.on('POST', '/files/upload', async (request, _p, url, { fixture, uploads, endUsers }) => {
-    const app = authenticateApp(request, fixture);
+  // `user` comes in the multipart body, read after its parts.
+  appRoute(router)(APP_OPERATIONS.uploadFile, {}, async ({ app, request, url, context: { fixture, uploads, endUsers } }) => {
     const limits = app.parameters.system_parameters;
     const ceiling = Math.max(limits.file_size_limit, limits.image_file_size_limit, limits.audio_file_size_limit, limits.video_file_size_limit) * MB;
     const { files, fields, headers } = await readMultipart(request, ceiling);

@@ -1,16 +1,22 @@
 /** Message history and feedback (dify-wire.md §5, the seed's feedback state table). */
-import { authenticateApp } from '../auth.js';
+import { z } from 'zod';
+import { APP_OPERATIONS } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { badParam } from '../errors.js';
-import { json, readJsonObject, requireUser } from '../http.js';
-import { CHAT_MODES, FEEDBACK_MODES, optionalUser, QueryReader, requireMode, uuidParams, validationError } from '../params.js';
+import { json } from '../http.js';
+import { CHAT_MODES, FEEDBACK_MODES, QueryReader } from '../params.js';
 import type { Router } from '../router.js';
+import { parseOrThrow } from '../validation.js';
+import { appRoute } from './app-route.js';
+
+const feedbackSchema = z.object({
+  rating: z.enum(['like', 'dislike']).nullish(),
+  content: z.string().nullish(),
+});
 
 export function messageRoutes(router: Router<ServiceContext>): void {
-  router.on('GET', '/messages', (request, _p, url, { fixture, conversations }) => {
-    const app = authenticateApp(request, fixture);
-    const user = optionalUser(url.searchParams.get('user'));
-    requireMode(app, CHAT_MODES);
+  const route = appRoute(router);
+  route(APP_OPERATIONS.listMessages, { user: 'optional', modes: CHAT_MODES }, ({ app, user, url, context: { conversations } }) => {
     const q = new QueryReader('MessageListQuery', url.searchParams);
     const conversationId = q.uuid('conversation_id');
     if (!url.searchParams.has('conversation_id')) q.issue('conversation_id', 'Field required');
@@ -21,25 +27,14 @@ export function messageRoutes(router: Router<ServiceContext>): void {
     return json(conversations.messages(conversation, { firstId, limit }));
   });
 
-  router.on('POST', '/messages/:message_id/feedbacks', async (request, params, _u, { fixture, conversations }) => {
-    uuidParams(params, 'message_id');
-    const app = authenticateApp(request, fixture);
-    const body = await readJsonObject(request);
-    const user = requireUser(body.user);
-    requireMode(app, FEEDBACK_MODES);
-    const { rating, content } = body;
-    if (rating !== undefined && rating !== null && rating !== 'like' && rating !== 'dislike') {
-      throw validationError('MessageFeedbackPayload', [{ loc: 'rating', msg: "Input should be 'like' or 'dislike'" }]);
-    }
-    if (content !== undefined && content !== null && typeof content !== 'string') {
-      throw validationError('MessageFeedbackPayload', [{ loc: 'content', msg: 'Input should be a valid string' }]);
-    }
+  route(APP_OPERATIONS.submitFeedback, { user: 'required', modes: FEEDBACK_MODES }, ({ app, user, params, body, context: { conversations } }) => {
+    const { rating, content } = parseOrThrow(feedbackSchema, body, 'MessageFeedbackPayload');
     const message = conversations.message(app.id, user, params.message_id!);
     if (rating === undefined || rating === null) {
       if (!message.feedback) throw badParam('rating cannot be None when feedback not exists');
       message.feedback = null;
     } else {
-      message.feedback = { rating, content: typeof content === 'string' ? content : null };
+      message.feedback = { rating, content: content ?? null };
     }
     return json({ result: 'success' });
   });

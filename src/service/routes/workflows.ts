@@ -1,28 +1,27 @@
 /** Workflow runs: start (streaming or blocking), follow, inspect, stop (dify-wire.md §3). */
-import { TERMINAL_WORKFLOW_EVENTS, type RunEvent, type RunEventName, type WorkflowRunDetail } from '../../protocol/index.js';
-import { authenticateApp } from '../auth.js';
+import { LAX_UUID_PATTERN, APP_OPERATIONS, TERMINAL_WORKFLOW_EVENTS, type RunEvent, type RunEventName, type WorkflowRunDetail } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
-import { json, readJsonObject, requireUser } from '../http.js';
-import { requireMode, UUID_PATTERN, WORKFLOW_MODES } from '../params.js';
-import type { Params, Router } from '../router.js';
+import { json } from '../http.js';
+import { WORKFLOW_MODES } from '../params.js';
+import type { Router } from '../router.js';
 import { checkRunInputs } from '../run-inputs.js';
 import { elapsedSeconds, type Run } from '../runs/run.js';
 import { eventStreamResponse } from '../sse-response.js';
 import { liveStream, untilTerminal } from './streams.js';
 import { appFileResolver } from '../files/resolve.js';
 import { resolveRunFiles } from '../files/run-files.js';
+import { appRoute, type AppCall } from './app-route.js';
 
 export function workflowRoutes(router: Router<ServiceContext>): void {
-  const run = (request: Request, params: Params, _url: URL, context: ServiceContext) => startRun(request, params, context);
-  router.on('POST', '/workflows/run', run);
-  router.on('POST', '/workflows/:workflow_id/run', run);
+  const route = appRoute(router);
+  const run = { user: 'required', modes: ['workflow'], modeCode: 'not_workflow_app' } as const;
+  route(APP_OPERATIONS.runWorkflow, run, startRun);
+  route(APP_OPERATIONS.runPublishedWorkflow, run, startRun);
 
-  router.on('GET', '/workflows/run/:id', (request, { id }, _u, { fixture, engine }) => {
-    const app = authenticateApp(request, fixture);
-    requireMode(app, WORKFLOW_MODES, 'not_workflow_app');
-    const run = engine.runs.get(id!);
+  route(APP_OPERATIONS.getWorkflowRun, { modes: WORKFLOW_MODES, modeCode: 'not_workflow_app' }, ({ app, params, context: { engine } }) => {
+    const run = engine.runs.get(params.workflow_run_id!);
     if (!run || run.app.id !== app.id) throw notFound('Workflow run not found');
     const detail: WorkflowRunDetail = {
       id: run.id,
@@ -40,12 +39,8 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
     return json(detail);
   });
 
-  router.on('GET', '/workflow/:id/events', (request, { id }, url, context) => {
-    const { fixture, engine } = context;
-    const app = authenticateApp(request, fixture);
-    const user = requireUser(url.searchParams.get('user'));
-    requireMode(app, WORKFLOW_MODES, 'not_workflow_app');
-    const run = engine.runs.get(id!);
+  route(APP_OPERATIONS.workflowEvents, { user: 'required', modes: WORKFLOW_MODES, modeCode: 'not_workflow_app' }, ({ app, user, params, url, context }) => {
+    const run = context.engine.runs.get(params.workflow_run_id!);
     if (!run || run.app.id !== app.id || run.user !== user) throw notFound('Workflow run not found');
     if (run.finishedEvent) return eventStreamResponse({ initial: [run.finishedEvent], isTerminal: () => true, pingIntervalMs: context.pingIntervalMs });
     const flag = (name: string) => url.searchParams.get(name)?.toLowerCase() === 'true';
@@ -53,23 +48,16 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
     return liveStream(context, run.topic, terminal, { runId: run.id, initial: flag('include_state_snapshot') ? snapshot(run, context) : [] });
   });
 
-  router.on('POST', '/workflows/tasks/:task_id/stop', async (request, { task_id }, _u, { fixture, engine }) => {
-    const app = authenticateApp(request, fixture);
-    const user = requireUser((await readJsonObject(request)).user);
-    requireMode(app, ['workflow'], 'not_workflow_app');
-    const run = engine.byTask(task_id!);
+  route(APP_OPERATIONS.stopWorkflow, { user: 'required', modes: ['workflow'], modeCode: 'not_workflow_app' }, ({ app, user, params, context: { engine } }) => {
+    const run = engine.byTask(params.task_id!);
     // Like the real service, a stop for someone else's (or no) task changes nothing and still succeeds.
     if (run && run.app.id === app.id && run.user === user) engine.stop(run);
     return json({ result: 'success' });
   });
 }
 
-async function startRun(request: Request, params: Params, context: ServiceContext): Promise<Response> {
-  const { fixture, engine } = context;
-  const app = authenticateApp(request, fixture);
-  const body = await readJsonObject(request);
-  const user = requireUser(body.user);
-  requireMode(app, ['workflow'], 'not_workflow_app');
+async function startRun({ app, user, body, params, context }: AppCall): Promise<Response> {
+  const { engine } = context;
   checkPinnedWorkflow(app, params.workflow_id);
   const inputs = checkRunInputs(app, body.inputs);
   const mode = body.response_mode ?? 'blocking';
@@ -86,7 +74,7 @@ async function startRun(request: Request, params: Params, context: ServiceContex
 /** `POST /workflows/{workflow_id}/run` runs only the app's own (published) workflow. */
 export function checkPinnedWorkflow(app: FixtureApp, workflowId: string | undefined): void {
   if (workflowId === undefined) return;
-  if (!UUID_PATTERN.test(workflowId)) throw new ApiError(400, 'bad_request', 'Invalid workflow_id format');
+  if (!LAX_UUID_PATTERN.test(workflowId)) throw new ApiError(400, 'bad_request', 'Invalid workflow_id format');
   if (workflowId !== app.workflow?.id) throw notFound('Workflow not found');
 }
 
