@@ -2,7 +2,6 @@ import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValu
 import type { Transport } from '../../client/transport.js';
 import { ServiceError } from '../../client/errors.js';
 import {
-  isErrorBody,
   readRunEvents,
   renderWithOutputs,
   splitFormContent,
@@ -15,11 +14,14 @@ import {
   type SiteSettings,
 } from '../../protocol/index.js';
 import type { HitlFile } from '../hitl-file/hitl-file.js';
-import { toggleState, type HitlControl } from '../shared/control.js';
+import type { HitlControl } from '../shared/control.js';
+import { toErrorBody } from '../shared/errors.js';
 import { formParts } from '../shared/lazy.js';
 import type { RenderOptions } from '../shared/markdown.js';
 import { SessionSource } from '../shared/session.js';
-import { canonical, format, formatUnit, intlLocale, localeOf, termsFor, type Terms } from '../shared/terms.js';
+import { siteLocale, themeStyle } from '../shared/site-settings.js';
+import { switchState } from '../shared/states.js';
+import { format, formatUnit, intlLocale, termsFor, type Terms } from '../shared/terms.js';
 import { uploadFile } from '../shared/upload.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
 import { styles } from './human-input-form.styles.js';
@@ -293,7 +295,7 @@ export class HumanInputForm extends LitElement {
 
   /** The locale in force: English until (and unless) the wanted one's terms are there, Intl included. */
   get #locale(): string {
-    return intlLocale(localeOf(this) || canonical(this.#site?.default_language ?? '') || 'en', this);
+    return intlLocale(siteLocale(this, this.#site), this);
   }
 
   /** What content may load: the relay's origin (the session's API base) and `allowedOrigins`. */
@@ -576,8 +578,7 @@ export class HumanInputForm extends LitElement {
 
   /** Moves to `phase` (dropping the form when `drop`), announces it, and lets focus follow. */
   #set(phase: Phase, drop?: boolean): void {
-    toggleState(this.#internals, this.#phase, false);
-    toggleState(this.#internals, (this.#phase = phase), true);
+    switchState(this.#internals, this.#phase, (this.#phase = phase));
     // A form that leaves the screen is answered or gone: its draft is no longer needed.
     if (drop && this.#form) this.#draft(this.#form.token, null), (this.#form = undefined);
     if (phase !== 'failed') this.#alert = '';
@@ -615,7 +616,6 @@ export class HumanInputForm extends LitElement {
     const form = this.#form;
     const phase = this.#phase;
     const ready = phase === 'ready';
-    const theme = this.#site?.chat_color_theme ?? '';
     const left = (form?.def.expiration_time ?? 0) - Date.now() / 1000;
     // Inputs take the locale from the container: tell them when it changes (a locale loaded).
     if (locale !== this.#lang) {
@@ -629,7 +629,7 @@ export class HumanInputForm extends LitElement {
       for (const other of live) if (other !== this) other.requestUpdate();
     }
     const nth = [...live].filter((other) => other.#name === title).indexOf(this) + 1;
-    return html`<div part="container" lang=${locale} style=${CSS.supports('color', theme) ? `--hitl-site-accent:${theme}` : ''}>
+    return html`<div part="container" lang=${locale} style=${themeStyle(this.#site)}>
       ${this.#filled.map(
         (filled) => html`<section part="filled">
           <h2 part="title">${this.#title(filled.title)}</h2>
@@ -714,10 +714,6 @@ function defaultOf(def: HumanInputFormDefinition, input: FormInput): string {
 /** A random key, also where `crypto.randomUUID` is missing (a page served over plain http). */
 function randomKey(): string {
   return crypto.randomUUID?.() ?? crypto.getRandomValues(new Uint32Array(4)).join('-');
-}
-
-function toErrorBody(error: unknown): ErrorBody {
-  return isErrorBody(error) ? error : { code: 'unknown', message: String((error as Error)?.message ?? error), status: 0 };
 }
 
 // Here rather than in events.ts: this module's declarations are what a define module brings, so
