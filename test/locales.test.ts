@@ -5,13 +5,20 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { COMPANION_KEYS, companionTerms } from '../src/elements/shared/companion-terms.js';
-import { loadLocale } from '../src/elements/shared/locale-loader.js';
-import { termsFor } from '../src/elements/shared/terms.js';
+
+type Table = Record<string, string>;
+/**
+ * Element modules, imported by a computed name: they name DOM types, so they type-check in the
+ * browser program (tsconfig.json), not in this one; run here, they touch no DOM.
+ */
+const elementModule = <T>(path: string): Promise<T> => import(`../src/elements/${path}`) as Promise<T>;
+const { termsFor } = await elementModule<{ termsFor(locale: string): Table }>('shared/terms.js');
+const { COMPANION_KEYS, companionTerms } = await elementModule<{ COMPANION_KEYS: string[]; companionTerms(locale: string): Table }>('shared/companion-terms.js');
+const { loadLocale } = await elementModule<{ loadLocale(name: string): Promise<unknown> }>('shared/locale-loader.js');
 
 const english = {
-  form: termsFor('en') as Record<string, string>,
-  companions: Object.fromEntries(COMPANION_KEYS.map((key) => [key, companionTerms('en')[key]])) as Record<string, string>,
+  form: termsFor('en'),
+  companions: Object.fromEntries(COMPANION_KEYS.map((key) => [key, companionTerms('en')[key]])) as Table,
 };
 const placeholders = (term: string) => [...term.matchAll(/\{\d\}/g)].map((m) => m[0]).sort();
 const files = readdirSync('src/elements/locales').filter((f) => f.endsWith('.ts'));
@@ -25,7 +32,7 @@ for (const file of files) {
   const en = name.startsWith('companions.') ? english.companions : english.form;
 
   test(`${file} has every term of its English table, and no other`, async () => {
-    const table = ((await import(`../src/elements/locales/${file}`)) as { default: Record<string, unknown> }).default;
+    const table = (await elementModule<{ default: Record<string, unknown> }>(`locales/${file.replace(/\.ts$/, '.js')}`)).default;
     assert.deepEqual(Object.keys(table).sort(), Object.keys(en).sort());
     for (const [key, term] of Object.entries(table)) {
       assert.ok(typeof term === 'string' && term.trim(), `${file}: ${key} is empty`);

@@ -33,7 +33,7 @@ const THUMB = svg`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M1 21h4V9
  * @csspart status - The announced status line.
  *
  * @cssproperty --hitl-accent - Accent colour of the chosen rating; default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Icon colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Icon colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.

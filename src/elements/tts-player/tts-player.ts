@@ -40,7 +40,7 @@ let current: TtsPlayer | undefined;
  * @csspart status - The announced status line.
  *
  * @cssproperty --hitl-accent - Accent colour (playing button, progress, focus rings); default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Icon colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Icon colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
