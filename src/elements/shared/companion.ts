@@ -8,13 +8,11 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
 import type { AppMode, ErrorBody, Page, SiteSettings } from '../../protocol/index.js';
-import { CompanionErrorEvent, CompanionEvent } from './companion-events.js';
+import { CompanionErrorEvent } from './companion-events.js';
 import { companionTerms, type CompanionTerms } from './companion-terms.js';
 import { SessionSource } from './session.js';
 import { siteLocale, themeStyle } from './site-settings.js';
 import { switchState } from './states.js';
-
-export { CompanionErrorEvent, CompanionEvent };
 
 /**
  * What every companion shares: the session, the app's web settings, a status line and errors.
