@@ -53,7 +53,7 @@ export type CompanionTermTable = typeof en;
 export type CompanionTerms = Terms & CompanionTermTable;
 
 /** The keys of the companions' own table. */
-export const COMPANION_KEYS = Object.keys(en) as (keyof CompanionTermTable)[];
+export const COMPANION_KEYS = /* @__PURE__ */ Object.keys(en) as (keyof CompanionTermTable)[];
 
 const tables = new TermTables(en, 'companions.');
 
