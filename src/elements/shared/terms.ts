@@ -78,17 +78,16 @@ export class TermTables<T> {
   /**
    * The table for a BCP 47 tag: the exact tag, else its language (every `zh-*` tag reads
    * zh-Hans), else English. A shipped locale not loaded yet answers English and, once loaded,
-   * asks `host` to render again; a load that failed is tried again on the next call.
+   * asks `host` to render again.
    */
   for(locale = '', host?: { requestUpdate(): void }): T {
     const lower = locale.toLowerCase();
     const key = [locale, lower.startsWith('zh') ? 'zh-Hans' : lower.split('-')[0]!].find((k) => this.#tables[k] || SHIPPED.includes(k)) ?? 'en';
     if (this.#tables[key]) return this.#tables[key];
+    // Asked once per page: a locale that failed to load stays English rather than being asked
+    // again on every render (the form renders every second while a countdown runs).
     let load = this.#loading.get(key);
-    if (!load) {
-      this.#loading.set(key, (load = loadLocale(this.#prefix + key).then((terms) => (this.#tables[key] ??= terms as T))));
-      load.catch(() => this.#loading.delete(key));
-    }
+    if (!load) this.#loading.set(key, (load = loadLocale(this.#prefix + key).then((terms) => (this.#tables[key] ??= terms as T))));
     void load.then(() => host?.requestUpdate(), () => undefined);
     return this.#tables.en!;
   }
