@@ -33,11 +33,19 @@ function shippedPaths(node) {
 }
 
 /**
+ * Each event class's `detail` type (`ConversationSelectedEvent` → `Conversation`, the error
+ * events' → `ErrorBody`), read while the manifest still holds the shared modules, where some of
+ * them live.
+ */
+const eventDetails = new Map();
+
+/**
  * The generators wrap an event's type in `CustomEvent<…>` (they read it as the detail's type): they
- * get a view of the manifest where a `CompanionEvent<T>` says `T`, and an event of its own class
- * (whose data are fields, not `detail`) says nothing. The manifest itself keeps the event class.
- * The detail's named types are written as `import('./index.js').T`: the generators import each
- * plain type name once per element, so a type two elements share (`ErrorBody`) was imported twice.
+ * get a view of the manifest where an event says its class's `detail` type, and an event whose
+ * class has no `detail` (its data are fields, as the form's) says nothing. The manifest itself
+ * keeps the event class. The detail's named types are written as `import('./index.js').T` (the
+ * DOM's own, such as `DOMException`, stay global): the generators import each plain type name
+ * once per element, so a type two elements share (`ErrorBody`) was imported twice.
  */
 function generatorView(plugin) {
   return {
@@ -46,8 +54,8 @@ function generatorView(plugin) {
       const view = structuredClone(customElementsManifest);
       for (const declaration of view.modules.flatMap((m) => m.declarations ?? [])) {
         for (const event of declaration.events ?? []) {
-          const detail = /^CompanionEvent<(.*)>$/.exec(event.type?.text ?? '')?.[1];
-          if (detail && detail !== 'unknown') event.type = { text: detail.replace(/\b[A-Z]\w*/g, (name) => `import('./index.js').${name}`) };
+          const detail = eventDetails.get(event.type?.text);
+          if (detail && detail !== 'unknown') event.type = { text: detail.replace(/\b[A-Z]\w*/g, (name) => (name in globalThis ? name : `import('./index.js').${name}`)) };
           else delete event.type;
         }
       }
@@ -70,6 +78,10 @@ export default {
       name: 'elements-only-once',
       packageLinkPhase({ customElementsManifest }) {
         // Runs after the analyzer has copied inherited members into the elements.
+        for (const d of customElementsManifest.modules.flatMap((m) => m.declarations ?? [])) {
+          const detail = d.kind === 'class' && d.members?.find((m) => m.name === 'detail' && !m.static)?.type?.text;
+          if (detail) eventDetails.set(d.name, detail);
+        }
         customElementsManifest.modules = customElementsManifest.modules.filter((m) => !/^src\/elements\/(shared|locales)\//.test(m.path));
         for (const module of customElementsManifest.modules) {
           // A define module's `define(tag, class extends X {})` is not an element of its own; the

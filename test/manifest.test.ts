@@ -65,6 +65,8 @@ test('every event in custom-elements.json is a documented one, kebab-case, with 
       const eventClass = /^(\w+)/.exec(type)?.[1] ?? '';
       assert.ok(eventClass === 'Event' || new RegExp(`\\bexport (class ${eventClass}\\b|\\{[^}]*\\b${eventClass}\\b)`).test(index), `${element.tagName} ${event.name}: type ${JSON.stringify(type)} is not an event class the package exports`);
       if (eventClass === 'CompanionEvent') assert.match(type, /^CompanionEvent<.+>$/, `${element.tagName} ${event.name}: a CompanionEvent names its detail`);
+      // Each companion event has a class of its own (`ConversationSelectedEvent`), as the form's do.
+      assert.notEqual(eventClass, 'CompanionEvent', `${element.tagName} ${event.name}: typed as the generic CompanionEvent, not its own class`);
     }
   }
 });

@@ -5,7 +5,7 @@
  * form is answered, in the run the form element follows: `followRun` takes that run's events.
  */
 import type { ConversationList } from '../../src/elements/conversation-list/conversation-list.js';
-import type { CompanionEvent } from '../../src/elements/shared/companion.js';
+import type { CompanionEvent } from '../../src/elements/shared/companion-events.js';
 import type { Conversation, RunEvent } from '../../src/protocol/index.js';
 import { sendChatMessage, type ChatAnswer } from './chat.js';
 import { sessionUrl } from './contract.js';

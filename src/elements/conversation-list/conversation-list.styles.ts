@@ -8,25 +8,25 @@ export const styles = [
       [part~='list'] {
         max-height: var(--hitl-list-max-height, 24rem);
         overflow: auto;
-        border-radius: calc(var(--_r) / 2);
+        border-radius: calc(var(--_radius) / 2);
       }
       [part~='option'] {
         display: flex;
         justify-content: space-between;
         gap: 0.5rem;
         padding: 0.5rem;
-        border-radius: calc(var(--_r) / 2);
+        border-radius: calc(var(--_radius) / 2);
         cursor: pointer;
       }
       [part~='option-active'] {
-        outline: 1px dashed var(--_b);
+        outline: 1px dashed var(--_border-color);
       }
       [part~='list']:focus-visible [part~='option-active'] {
-        outline: 2px solid var(--_a);
+        outline: 2px solid var(--_accent);
       }
       [part~='option-selected'] {
-        background: var(--_a);
-        color: var(--_c);
+        background: var(--_accent);
+        color: var(--_accent-contrast);
       }
       [part~='name'] {
         overflow: hidden;
@@ -36,7 +36,7 @@ export const styles = [
       [part~='time'] {
         flex: none;
         font-size: 0.85em;
-        color: var(--_m);
+        color: var(--_muted-color);
       }
       [part~='option-selected'] [part~='time'] {
         color: inherit;

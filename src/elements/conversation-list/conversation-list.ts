@@ -1,9 +1,10 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
 import { CONVERSATION_MODES, type Conversation, type ConversationSort } from '../../protocol/index.js';
-import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
+import { PagedCompanion, seg } from '../shared/companion.js';
 import { format } from '../shared/terms.js';
 import { styles } from './conversation-list.styles.js';
+import { BeforeConversationDeleteEvent, ConversationDeletedEvent, ConversationRenamedEvent, ConversationSelectedEvent } from './events.js';
 
 const SORTS: ConversationSort[] = ['-updated_at', 'updated_at', '-created_at', 'created_at'];
 const SORT_TERMS = ['byActive', 'byInactive', 'byNewest', 'byOldest'] as const;
@@ -29,11 +30,11 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  * @attr {number} page-size - Items per page, 1 to 100 (default 20).
  *
- * @fires {CompanionEvent<Conversation>} conversation-selected - A conversation was chosen; `detail` is the conversation (`CompanionEvent<Conversation>`).
- * @fires {CompanionEvent<Conversation>} conversation-renamed - A rename succeeded; `detail` is the renamed conversation.
- * @fires {CompanionEvent<Conversation>} before-conversation-delete - Cancelable, before a delete; `detail` is the conversation.
- * @fires {CompanionEvent<Conversation>} conversation-deleted - A delete succeeded; `detail` is the deleted conversation.
- * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {ConversationSelectedEvent} conversation-selected - A conversation was chosen; `detail` is the conversation (`ConversationSelectedEvent`).
+ * @fires {ConversationRenamedEvent} conversation-renamed - A rename succeeded; `detail` is the renamed conversation (`ConversationRenamedEvent`).
+ * @fires {BeforeConversationDeleteEvent} before-conversation-delete - Cancelable, before a delete; `detail` is the conversation (`BeforeConversationDeleteEvent`).
+ * @fires {ConversationDeletedEvent} conversation-deleted - A delete succeeded; `detail` is the deleted conversation (`ConversationDeletedEvent`).
+ * @fires {CompanionErrorEvent} companion-error - A failure, with `{code, message, status}` as `error` and `detail` (`CompanionErrorEvent`).
  *
  * @csspart container - The outer box.
  * @csspart sort - The sort order select (inside its `label`).
@@ -52,7 +53,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @csspart status - The announced status line.
  *
  * @cssproperty --hitl-accent - Accent colour (selection, focus rings); default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Text colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Text colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
@@ -81,6 +82,14 @@ export class ConversationList extends PagedCompanion<Conversation> {
     infiniteScroll: { attribute: 'infinite-scroll', type: Boolean },
   };
 
+  protected override reloadOn = ['sessionUrl', 'sortBy', 'pageSize'];
+  protected override modes = CONVERSATION_MODES;
+  protected override otherMode = 'appNoConversations' as const;
+  /** Index of the option the keyboard is on. */
+  #active = 0;
+  #mode: '' | 'rename' | 'delete' = '';
+  #observer: IntersectionObserver | undefined;
+
   /** Order: `-updated_at` (default, most recently active first), `updated_at`, `-created_at` or `created_at`. */
   sortBy: ConversationSort = '-updated_at';
   /** Id of the chosen conversation. */
@@ -90,19 +99,14 @@ export class ConversationList extends PagedCompanion<Conversation> {
   /** Loads the next page when the end of the list scrolls into view, instead of waiting for "Load more". */
   infiniteScroll = false;
 
-  protected override reloadOn = ['sessionUrl', 'sortBy', 'pageSize'];
-  protected override modes = CONVERSATION_MODES;
-  protected override otherMode = 'appNoConversations' as const;
-  /** Index of the option the keyboard is on. */
-  #active = 0;
-  #mode: '' | 'rename' | 'delete' = '';
-  #observer: IntersectionObserver | undefined;
-
   /** The conversations listed so far. */
   get conversations(): readonly Conversation[] {
     return this.items;
   }
 
+  protected get emptyNote(): string {
+    return this.t.empty;
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -126,21 +130,13 @@ export class ConversationList extends PagedCompanion<Conversation> {
     return super.reload();
   }
 
-  protected request(): [string, Query] {
-    return ['/conversations', { sort_by: this.sortBy }];
-  }
-
-  protected get emptyNote(): string {
-    return this.t.empty;
-  }
-
   /** Chooses a conversation by id (one already listed). */
   select(id: string): void {
     const index = this.items.findIndex((c) => c.id === id);
     if (index < 0) return;
     this.#active = index;
     this.selected = id;
-    this.emit('conversation-selected', this.items[index]);
+    this.dispatchEvent(new ConversationSelectedEvent(this.items[index]!));
   }
 
   /** Renames a listed conversation. */
@@ -155,20 +151,24 @@ export class ConversationList extends PagedCompanion<Conversation> {
     this.items = this.items.map((c) => (c.id === id ? renamed : c)).sort((a, b) => sign * (a[field] - b[field] || later(a) - later(b)));
     this.#active = Math.max(0, this.items.findIndex((c) => c.id === id));
     this.#done(this.t.saved);
-    this.emit('conversation-renamed', renamed);
+    this.dispatchEvent(new ConversationRenamedEvent(renamed));
   }
 
   /** Deletes a listed conversation, unless a `before-conversation-delete` listener cancels it. */
   async delete(id: string): Promise<void> {
     const target = this.items.find((c) => c.id === id);
-    if (!target || !this.emit('before-conversation-delete', target, true)) return;
+    if (!target || !this.dispatchEvent(new BeforeConversationDeleteEvent(target))) return;
     if (!(await this.#act(id, (api) => api.json('DELETE', `/conversations/${seg(id)}`, { json: {} }).then(() => true)))) return;
     this.items = this.items.filter((c) => c !== target);
     this.#active = Math.min(this.#active, this.items.length - 1);
     if (this.selected === id) this.selected = '';
     this.#done(this.t.deleted);
     if (!this.items.length) this.set('empty');
-    this.emit('conversation-deleted', target);
+    this.dispatchEvent(new ConversationDeletedEvent(target));
+  }
+
+  protected request(): [string, Query] {
+    return ['/conversations', { sort_by: this.sortBy }];
   }
 
   /** Runs a rename or delete; a failure is shown and reported, and answers undefined. */
@@ -306,9 +306,9 @@ export class ConversationList extends PagedCompanion<Conversation> {
 
 declare global {
   interface HTMLElementEventMap {
-    'conversation-selected': CompanionEvent<Conversation>;
-    'conversation-renamed': CompanionEvent<Conversation>;
-    'before-conversation-delete': CompanionEvent<Conversation>;
-    'conversation-deleted': CompanionEvent<Conversation>;
+    'conversation-selected': ConversationSelectedEvent;
+    'conversation-renamed': ConversationRenamedEvent;
+    'before-conversation-delete': BeforeConversationDeleteEvent;
+    'conversation-deleted': ConversationDeletedEvent;
   }
 }

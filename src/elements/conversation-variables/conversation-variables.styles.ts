@@ -7,14 +7,14 @@ export const styles = [
     @layer hitl {
       [part~='variable'] {
         padding: 0.5rem 0;
-        border-top: 1px solid var(--_b);
+        border-top: 1px solid var(--_border-color);
       }
       [part~='name'] {
         font-weight: 600;
       }
       [part~='type'],
       [part~='description'] {
-        color: var(--_m);
+        color: var(--_muted-color);
         font-size: 0.85em;
         margin: 0.25rem 0 0;
       }
@@ -32,7 +32,7 @@ export const styles = [
         padding-left: 1.2rem;
       }
       [aria-invalid='true'] {
-        border-color: var(--_e);
+        border-color: var(--_error-color);
       }
     }
   `,

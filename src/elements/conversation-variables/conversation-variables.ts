@@ -1,8 +1,9 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query } from '../../client/transport.js';
 import { VARIABLE_MODES, type ConversationVariable } from '../../protocol/index.js';
-import { PagedCompanion, seg, type CompanionEvent } from '../shared/companion.js';
+import { PagedCompanion, seg } from '../shared/companion.js';
 import { styles } from './conversation-variables.styles.js';
+import { BeforeVariableChangeEvent, VariableChangedEvent } from './events.js';
 
 /**
  * The variables of one conversation, filtered by name and paged, each with an editor fitted to
@@ -14,9 +15,9 @@ import { styles } from './conversation-variables.styles.js';
  * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  * @attr {number} page-size - Items per page, 1 to 100 (default 20).
  *
- * @fires {CompanionEvent<{ variable: ConversationVariable; value: unknown }>} before-variable-change - Cancelable, before a save; `detail` is `{variable, value}`.
- * @fires {CompanionEvent<ConversationVariable>} variable-changed - A save succeeded; `detail` is the updated variable.
- * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {BeforeVariableChangeEvent} before-variable-change - Cancelable, before a save; `detail` is `{variable, value}` (`BeforeVariableChangeEvent`).
+ * @fires {VariableChangedEvent} variable-changed - A save succeeded; `detail` is the updated variable (`VariableChangedEvent`).
+ * @fires {CompanionErrorEvent} companion-error - A failure, with `{code, message, status}` as `error` and `detail` (`CompanionErrorEvent`).
  *
  * @csspart container - The outer box.
  * @csspart filter - The name filter (inside its `label`).
@@ -36,7 +37,7 @@ import { styles } from './conversation-variables.styles.js';
  * @csspart status - The announced status line.
  *
  * @cssproperty --hitl-accent - Accent colour (buttons, focus rings); default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Text colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Text colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
@@ -62,11 +63,6 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     filter: {},
   };
 
-  /** The conversation whose variables are shown. */
-  conversationId = '';
-  /** Shows only variables whose name contains this (letters, digits, `.`, `_`, `-`). */
-  filter = '';
-
   protected override reloadOn = ['sessionUrl', 'conversationId', 'filter', 'pageSize'];
   protected override modes = VARIABLE_MODES;
   protected override otherMode = 'appNoVariables' as const;
@@ -74,9 +70,18 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
   #errors = new Map<string, string>();
   #debounce = 0;
 
+  /** The conversation whose variables are shown. */
+  conversationId = '';
+  /** Shows only variables whose name contains this (letters, digits, `.`, `_`, `-`). */
+  filter = '';
+
   /** The variables listed so far. */
   get variables(): readonly ConversationVariable[] {
     return this.items;
+  }
+
+  protected get emptyNote(): string {
+    return this.conversationId ? this.t.noVariables : this.t.noConversation;
   }
 
   /** Lists from the first page again. */
@@ -85,12 +90,29 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     return super.reload();
   }
 
-  protected request(): [string, Query] | undefined {
-    return this.conversationId ? [`/conversations/${seg(this.conversationId)}/variables`, { variable_name: this.filter || undefined }] : undefined;
+  /** Saves `value` (of the variable's type) to a listed variable; a refusal is shown at its field. */
+  async save(id: string, value: unknown): Promise<void> {
+    const variable = this.items.find((v) => v.id === id);
+    if (!variable || !this.dispatchEvent(new BeforeVariableChangeEvent({ variable, value }))) return;
+    const run = this.run;
+    this.#errors.delete(id);
+    try {
+      const updated = await (await this.api()).json<ConversationVariable>('PUT', `/conversations/${seg(this.conversationId)}/variables/${seg(id)}`, { json: { value } });
+      if (run !== this.run) return;
+      this.items = this.items.map((v) => (v.id === id ? updated : v));
+      this.note = this.t.saved;
+      this.dispatchEvent(new VariableChangedEvent(updated));
+    } catch (error) {
+      if (run !== this.run) return;
+      this.#errors.set(id, this.report(error).message);
+      this.note = '';
+      this.#focusError(id);
+    }
+    this.requestUpdate();
   }
 
-  protected get emptyNote(): string {
-    return this.conversationId ? this.t.noVariables : this.t.noConversation;
+  protected request(): [string, Query] | undefined {
+    return this.conversationId ? [`/conversations/${seg(this.conversationId)}/variables`, { variable_name: this.filter || undefined }] : undefined;
   }
 
   /** The service's verdict on a filter belongs at the filter. */
@@ -99,27 +121,6 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     this.#errors.set('filter', this.report(error).message);
     this.note = '';
     this.set('empty');
-  }
-
-  /** Saves `value` (of the variable's type) to a listed variable; a refusal is shown at its field. */
-  async save(id: string, value: unknown): Promise<void> {
-    const variable = this.items.find((v) => v.id === id);
-    if (!variable || !this.emit('before-variable-change', { variable, value }, true)) return;
-    const run = this.run;
-    this.#errors.delete(id);
-    try {
-      const updated = await (await this.api()).json<ConversationVariable>('PUT', `/conversations/${seg(this.conversationId)}/variables/${seg(id)}`, { json: { value } });
-      if (run !== this.run) return;
-      this.items = this.items.map((v) => (v.id === id ? updated : v));
-      this.note = this.t.saved;
-      this.emit('variable-changed', updated);
-    } catch (error) {
-      if (run !== this.run) return;
-      this.#errors.set(id, this.report(error).message);
-      this.note = '';
-      this.#focusError(id);
-    }
-    this.requestUpdate();
   }
 
   #focusError(id: string): void {
@@ -153,6 +154,22 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     void this.save(v.id, value);
   }
 
+  /** Filters once typing pauses. */
+  #onFilterInput(e: Event): void {
+    const value = (e.target as HTMLInputElement).value.trim();
+    clearTimeout(this.#debounce);
+    this.#debounce = window.setTimeout(() => {
+      // The service accepts names of these characters only; say so here rather than send it.
+      if (value && !/^[\w.-]+$/.test(value)) {
+        this.#errors.set('filter', this.t.badFilter);
+      } else {
+        this.#errors.delete('filter');
+        this.filter = value;
+      }
+      this.requestUpdate();
+    }, 300);
+  }
+
   protected override render(): TemplateResult {
     const t = this.t;
     const filterError = this.#errors.get('filter');
@@ -165,20 +182,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
           maxlength="255"
           aria-invalid=${!!filterError}
           aria-describedby=${filterError ? 'e-filter' : nothing}
-          @input=${(e: Event) => {
-            const value = (e.target as HTMLInputElement).value.trim();
-            clearTimeout(this.#debounce);
-            this.#debounce = window.setTimeout(() => {
-              // The service accepts names of these characters only; say so here rather than send it.
-              if (value && !/^[\w.-]+$/.test(value)) {
-                this.#errors.set('filter', this.t.badFilter);
-              } else {
-                this.#errors.delete('filter');
-                this.filter = value;
-              }
-              this.requestUpdate();
-            }, 300);
-          }}
+          @input=${this.#onFilterInput}
       /></label>
       ${filterError ? html`<p part="field-error" id="e-filter">${filterError}</p>` : nothing}
       <ul part="list" aria-label=${t.variables} aria-busy=${this.state === 'loading'}>
@@ -262,7 +266,7 @@ function parse(value: unknown): unknown {
 
 declare global {
   interface HTMLElementEventMap {
-    'before-variable-change': CompanionEvent<{ variable: ConversationVariable; value: unknown }>;
-    'variable-changed': CompanionEvent<ConversationVariable>;
+    'before-variable-change': BeforeVariableChangeEvent;
+    'variable-changed': VariableChangedEvent;
   }
 }

@@ -20,16 +20,16 @@ export const styles = [
         margin: 0.25rem 0;
       }
       [part~='dropzone'] {
-        border: 1px dashed var(--_b);
-        border-radius: var(--_r);
+        border: 1px dashed var(--_border-color);
+        border-radius: var(--_radius);
         padding: 0.75rem;
       }
       :host(:state(dragging)) [part~='dropzone'] {
-        border-color: var(--_a);
+        border-color: var(--_accent);
       }
       [part~='file-size'],
       [part~='hint'] {
-        color: var(--_m);
+        color: var(--_muted-color);
       }
     }
   `,

@@ -2,7 +2,8 @@ import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'l
 import type { ServiceError } from '../../client/errors.js';
 import type { FileInput, FileReference, FileType, UploadedFile } from '../../protocol/index.js';
 import { format, formatUnit, intlLocale, localeOf, type Terms } from '../shared/terms.js';
-import { HitlControl, toggleState } from '../shared/control.js';
+import { HitlControl } from '../shared/control.js';
+import { toggleState } from '../shared/states.js';
 import { styles } from './hitl-file.styles.js';
 
 /** Uploads a local file and reports the fraction sent; aborting the signal cancels it. */

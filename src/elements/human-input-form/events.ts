@@ -1,12 +1,12 @@
 /** Typed events of `<human-input-form>`; all bubble and cross shadow boundaries. */
 import type {
-  ErrorBody,
   HumanInputFormDefinition,
   HumanInputFormFilledData,
   HumanInputRequest,
   RunEvent,
   WorkflowFinishedData,
 } from '../../protocol/index.js';
+import { ElementErrorEvent } from '../shared/errors.js';
 
 const init = { bubbles: true, composed: true };
 
@@ -56,11 +56,12 @@ export class RunFinishedEvent extends Event {
   }
 }
 
-/** Something failed; `error` has `{code, message, status}`. */
-export class FormErrorEvent extends Event {
+/** Something failed; `error` (and `detail`) is `{code, message, status}`. The companions' is `CompanionErrorEvent`. */
+export class FormErrorEvent extends ElementErrorEvent {
   static readonly type = 'form-error';
-  constructor(readonly error: ErrorBody) {
-    super(FormErrorEvent.type, init);
+  /** `error`: any failure; it is read as `{code, message, status}` (see `toErrorBody`). */
+  constructor(error: unknown) {
+    super(FormErrorEvent.type, error);
   }
 }
 

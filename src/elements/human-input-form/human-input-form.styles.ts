@@ -5,14 +5,6 @@ export const styles = [
   baseStyles,
   css`
     @layer hitl {
-      [part~='container'] {
-        font: var(--hitl-font, inherit);
-        color: var(--hitl-color, inherit);
-        border: 1px solid var(--_b);
-        border-radius: var(--_r);
-        padding: var(--hitl-padding, 1rem);
-        background: var(--hitl-background, none);
-      }
       h2 {
         font-size: 1.1em;
         margin: 0 0 0.5rem;
@@ -24,7 +16,7 @@ export const styles = [
         min-width: 0;
       }
       [part~='filled'] {
-        border-bottom: 1px solid var(--_b);
+        border-bottom: 1px solid var(--_border-color);
       }
       [part~='actions'] {
         display: flex;
@@ -33,23 +25,22 @@ export const styles = [
         margin-top: 1rem;
       }
       [part~='action-primary'] {
-        background: var(--_a);
-        border-color: var(--_a);
-        color: var(--hitl-accent-contrast, #fff);
+        background: var(--_accent);
+        border-color: var(--_accent);
+        color: var(--_accent-contrast);
       }
       [part~='action-accent'] {
-        border-color: var(--_a);
+        border-color: var(--_accent);
         /* On a dark Canvas the accent is lightened so its text stays readable. */
-        color: light-dark(var(--_a), color-mix(in srgb, var(--_a), CanvasText));
+        color: light-dark(var(--_accent), color-mix(in srgb, var(--_accent), CanvasText));
       }
       [part~='action-ghost'] {
         border-color: transparent;
         background: none;
         color: inherit;
       }
-      [part~='status'],
       [part~='countdown'] {
-        color: var(--_m);
+        color: var(--_muted-color);
       }
     }
   `,

@@ -1,9 +1,11 @@
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { FormInputValue, HumanInputFormDefinition, HumanInputRequest, RunEvent } from '../../protocol/index.js';
 import { isErrorBody, requestDefinition, type ErrorBody } from '../../protocol/index.js';
-import { toggleState, type HitlControl } from '../shared/control.js';
+import type { HitlControl } from '../shared/control.js';
+import { toErrorBody } from '../shared/errors.js';
 import { formParts } from '../shared/lazy.js';
 import { LocaleController } from '../shared/locale-controller.js';
+import { switchState } from '../shared/states.js';
 import { format, termsFor, type Terms } from '../shared/terms.js';
 import { json, list } from './attributes.js';
 import { duration } from './countdown.js';
@@ -54,7 +56,7 @@ const formPath = (token: string) => pathOf(FORM_PATH, token);
  * @csspart label - An input's label; its other parts likewise: `input`, `input-error`, `files`, `file`, `file-name`, `file-size`, `progress`, `file-error`, `file-button`, `dropzone`, `choose`, `url`, `url-input`, `url-button`, `hint`.
  *
  * @cssproperty --hitl-accent - Accent colour (primary buttons, focus rings); default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Text colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Text colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders of the box and the inputs.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
@@ -94,7 +96,7 @@ export class HumanInputForm extends LitElement {
   };
 
   readonly #session = new SessionController(this);
-  readonly #locale = new LocaleController(this, () => this.#session.site?.default_language, () => this.#forms.open?.controls ?? []);
+  readonly #locale = new LocaleController(this, () => this.#session.site, () => this.#forms.open?.controls ?? []);
   readonly #stream = new RunStream(this, {
     event: (event, signal) => this.#event(event, signal),
     open: () => this.#phase === 'error' && this.#set(this.#forms.open ? 'ready' : 'waiting'),
@@ -323,8 +325,7 @@ export class HumanInputForm extends LitElement {
 
   /** Moves to `phase` (closing the open form when `close`), announces it, and lets focus follow. */
   #set(phase: Phase, close?: boolean): void {
-    toggleState(this.#internals, this.#phase, false);
-    toggleState(this.#internals, (this.#phase = phase), true);
+    switchState(this.#internals, this.#phase, (this.#phase = phase));
     if (close) this.#forms.close();
     if (phase !== 'failed') this.#alert = '';
     if (this.#acted) this.#focus = '[data-focus]';
@@ -376,10 +377,6 @@ export class HumanInputForm extends LitElement {
       </fieldset>
     </form>`;
   }
-}
-
-function toErrorBody(error: unknown): ErrorBody {
-  return isErrorBody(error) ? error : { code: 'unknown', message: String((error as Error)?.message ?? error), status: 0 };
 }
 
 // Here rather than in events.ts: this module's declarations are what a define module brings, so

@@ -7,6 +7,7 @@ import type { ReactiveControllerHost } from 'lit';
 import type { Transport } from '../../client/transport.js';
 import type { SiteSettings } from '../../protocol/index.js';
 import { SessionSource } from '../shared/session.js';
+import { themeStyle } from '../shared/site-settings.js';
 
 export class SessionController {
   /** The relay, once the session is there. */
@@ -19,10 +20,9 @@ export class SessionController {
     this.#host = host;
   }
 
-  /** The app's accent as a style for the host's container ('' when it is no colour). */
+  /** The app's accent (and the text colour on it) as a style for the host's container ('' when it is no colour). */
   get theme(): string {
-    const theme = this.site?.chat_color_theme ?? '';
-    return CSS.supports('color', theme) ? `--hitl-site-accent:${theme}` : '';
+    return themeStyle(this.site);
   }
 
   /**

@@ -1,2 +1,46 @@
-/** Japanese terms of the companion elements (`COMPANION_KEYS` order); loaded the first time a `ja` locale is in force. */
-export default 'さらに読み込む|会話はまだありません。|新しい会話|会話|並べ替え|最近のアクティビティ順|古いアクティビティ順|新しい順|古い順|名前を変更|削除|「{0}」を削除しますか？|新しい名前|保存|削除しました。|保存しました。|会話変数|名前で絞り込む|会話を選ぶと変数が表示されます。|変数はありません。|有効な JSON を入力してください。|読み取り専用|いいね|よくない|コメントを追加|送信|フィードバックをありがとうございます。|フィードバックを取り消しました。|再生|一時停止|停止|タップして再生|再生位置|英字、数字、「.」「_」「-」のみ使えます。|数値を入力してください。|読み込めません：session-url 属性が指定されていません。|このアプリには会話がありません。|このアプリには会話変数がありません。|このアプリはメッセージへのフィードバックを受け付けません。';
+/** Japanese terms of the companion elements; loaded the first time a `ja` locale is in force. */
+import type { CompanionTermTable } from '../shared/companion-terms.js';
+
+const terms: CompanionTermTable = {
+  more: 'さらに読み込む',
+  empty: '会話はまだありません。',
+  untitled: '新しい会話',
+  conversations: '会話',
+  sortBy: '並べ替え',
+  byActive: '最近のアクティビティ順',
+  byInactive: '古いアクティビティ順',
+  byNewest: '新しい順',
+  byOldest: '古い順',
+  rename: '名前を変更',
+  del: '削除',
+  confirmDelete: '「{0}」を削除しますか？',
+  newName: '新しい名前',
+  save: '保存',
+  deleted: '削除しました。',
+  saved: '保存しました。',
+  variables: '会話変数',
+  filter: '名前で絞り込む',
+  noConversation: '会話を選ぶと変数が表示されます。',
+  noVariables: '変数はありません。',
+  badJson: '有効な JSON を入力してください。',
+  readOnly: '読み取り専用',
+  like: 'いいね',
+  dislike: 'よくない',
+  comment: 'コメントを追加',
+  send: '送信',
+  thanks: 'フィードバックをありがとうございます。',
+  revoked: 'フィードバックを取り消しました。',
+  play: '再生',
+  pause: '一時停止',
+  stop: '停止',
+  tapToPlay: 'タップして再生',
+  progress: '再生位置',
+  badFilter: '英字、数字、「.」「_」「-」のみ使えます。',
+  badNumber: '数値を入力してください。',
+  noSession: '読み込めません：session-url 属性が指定されていません。',
+  appNoConversations: 'このアプリには会話がありません。',
+  appNoVariables: 'このアプリには会話変数がありません。',
+  appNoFeedback: 'このアプリはメッセージへのフィードバックを受け付けません。',
+};
+
+export default terms;

@@ -1,2 +1,46 @@
-/** Simplified Chinese terms of the companion elements (`COMPANION_KEYS` order); loaded the first time a `zh` locale is in force. */
-export default '加载更多|还没有对话。|新对话|对话|排序方式|最近活跃|最早活跃|最新创建|最早创建|重命名|删除|删除“{0}”？|新名称|保存|已删除。|已保存。|对话变量|按名称筛选|选择一个对话以查看其变量。|没有变量。|请输入有效的 JSON。|只读|赞|踩|添加评论|发送|感谢你的反馈。|已撤销反馈。|播放|暂停|停止|点按播放|播放进度|只能使用字母、数字和“.”“_”“-”。|请输入数字。|无法加载：缺少 session-url 属性。|此应用没有对话。|此应用没有对话变量。|此应用不接受消息反馈。';
+/** Simplified Chinese terms of the companion elements; loaded the first time a `zh` locale is in force. */
+import type { CompanionTermTable } from '../shared/companion-terms.js';
+
+const terms: CompanionTermTable = {
+  more: '加载更多',
+  empty: '还没有对话。',
+  untitled: '新对话',
+  conversations: '对话',
+  sortBy: '排序方式',
+  byActive: '最近活跃',
+  byInactive: '最早活跃',
+  byNewest: '最新创建',
+  byOldest: '最早创建',
+  rename: '重命名',
+  del: '删除',
+  confirmDelete: '删除“{0}”？',
+  newName: '新名称',
+  save: '保存',
+  deleted: '已删除。',
+  saved: '已保存。',
+  variables: '对话变量',
+  filter: '按名称筛选',
+  noConversation: '选择一个对话以查看其变量。',
+  noVariables: '没有变量。',
+  badJson: '请输入有效的 JSON。',
+  readOnly: '只读',
+  like: '赞',
+  dislike: '踩',
+  comment: '添加评论',
+  send: '发送',
+  thanks: '感谢你的反馈。',
+  revoked: '已撤销反馈。',
+  play: '播放',
+  pause: '暂停',
+  stop: '停止',
+  tapToPlay: '点按播放',
+  progress: '播放进度',
+  badFilter: '只能使用字母、数字和“.”“_”“-”。',
+  badNumber: '请输入数字。',
+  noSession: '无法加载：缺少 session-url 属性。',
+  appNoConversations: '此应用没有对话。',
+  appNoVariables: '此应用没有对话变量。',
+  appNoFeedback: '此应用不接受消息反馈。',
+};
+
+export default terms;

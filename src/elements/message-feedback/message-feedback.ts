@@ -1,16 +1,13 @@
 import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { FEEDBACK_MODES, type FeedbackRating, type Message, type Page } from '../../protocol/index.js';
-import { Companion, seg, type CompanionEvent } from '../shared/companion.js';
+import { Companion, seg } from '../shared/companion.js';
+import { BeforeFeedbackEvent, FeedbackChangedEvent, type FeedbackDetail } from './events.js';
 import { styles } from './message-feedback.styles.js';
+
+export type { FeedbackDetail };
 
 /** A thumb (up; turned over by CSS for down). */
 const THUMB = svg`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M1 21h4V9H1zm22-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3c0-.4-.2-.8-.5-1.1L14.2 1 7.6 7.6C7.2 8 7 8.4 7 9v10a2 2 0 0 0 2 2h9c.8 0 1.5-.5 1.8-1.2l3-7.1.2-.7z"/></svg>`;
-
-/** What `before-feedback` and `feedback-changed` carry. */
-export interface FeedbackDetail {
-  rating: FeedbackRating | null;
-  content?: string;
-}
 
 /**
  * Like or dislike an answer, take it back, and add a comment; shows the feedback the message
@@ -21,9 +18,9 @@ export interface FeedbackDetail {
  *
  * @attr {string} session-url - URL of the host backend's session endpoint; elements naming the same URL share one session and one fetch of the app's web settings. Required: without it the element shows an error (`companion-error` code `session_url_missing`).
  *
- * @fires {CompanionEvent<FeedbackDetail>} before-feedback - Cancelable, before feedback is sent; `detail` is `{rating, content}` (`rating: null` revokes).
- * @fires {CompanionEvent<FeedbackDetail>} feedback-changed - The service recorded it; `detail` is `{rating, content}`.
- * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {BeforeFeedbackEvent} before-feedback - Cancelable, before feedback is sent; `detail` is `{rating, content}` (`rating: null` revokes) (`BeforeFeedbackEvent`).
+ * @fires {FeedbackChangedEvent} feedback-changed - The service recorded it; `detail` is `{rating, content}` (`FeedbackChangedEvent`).
+ * @fires {CompanionErrorEvent} companion-error - A failure, with `{code, message, status}` as `error` and `detail` (`CompanionErrorEvent`).
  *
  * @csspart container - The outer box.
  * @csspart row - The row of buttons.
@@ -36,7 +33,7 @@ export interface FeedbackDetail {
  * @csspart status - The announced status line.
  *
  * @cssproperty --hitl-accent - Accent colour of the chosen rating; default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Icon colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Icon colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
@@ -64,6 +61,11 @@ export class MessageFeedback extends Companion {
     rating: { reflect: true },
   };
 
+  protected override reloadOn = ['sessionUrl', 'messageId', 'conversationId'];
+  protected override modes = FEEDBACK_MODES;
+  protected override otherMode = 'appNoFeedback' as const;
+  #commenting = false;
+
   /** The message rated. */
   messageId = '';
   /** The message's conversation: when set, the element reads the message's current feedback. */
@@ -71,22 +73,10 @@ export class MessageFeedback extends Companion {
   /** The current rating: `like`, `dislike`, or empty for none. */
   rating: FeedbackRating | '' = '';
 
-  protected override reloadOn = ['sessionUrl', 'messageId', 'conversationId'];
-  protected override modes = FEEDBACK_MODES;
-  protected override otherMode = 'appNoFeedback' as const;
-  #commenting = false;
-
   protected override willUpdate(changed: PropertyValues): void {
     // A rating the host sets shows at once (before a reload may read the recorded one).
     if (changed.has('rating') && this.state !== 'sending') this.#show();
     super.willUpdate(changed);
-  }
-
-  protected override load(): Promise<void> {
-    // A read is coming (after the app's mode is known): until it answers the rating is unknown,
-    // not "none", so the element must not show (or let a host read) `unrated` meanwhile.
-    if (this.conversationId && this.messageId) this.set('loading');
-    return super.load();
   }
 
   /** Reads the message's feedback (with `conversation-id`). */
@@ -111,7 +101,7 @@ export class MessageFeedback extends Companion {
   /** Sends a rating (`null` takes the current one back) with an optional comment. */
   async rate(rating: FeedbackRating | null, content?: string): Promise<void> {
     const detail: FeedbackDetail = content ? { rating, content } : { rating };
-    if (!this.messageId || this.state === 'sending' || !this.emit('before-feedback', detail, true)) return;
+    if (!this.messageId || this.state === 'sending' || !this.dispatchEvent(new BeforeFeedbackEvent(detail))) return;
     const id = this.messageId;
     this.failure = '';
     this.set('sending');
@@ -121,11 +111,18 @@ export class MessageFeedback extends Companion {
       this.rating = rating ?? '';
       this.#commenting = false;
       this.note = rating ? this.t.thanks : this.t.revoked;
-      this.emit('feedback-changed', detail);
+      this.dispatchEvent(new FeedbackChangedEvent(detail));
     } catch (error) {
       if (id === this.messageId) this.fail(error, true);
     }
     this.#show();
+  }
+
+  protected override load(): Promise<void> {
+    // A read is coming (after the app's mode is known): until it answers the rating is unknown,
+    // not "none", so the element must not show (or let a host read) `unrated` meanwhile.
+    if (this.conversationId && this.messageId) this.set('loading');
+    return super.load();
   }
 
   #show(): void {
@@ -140,6 +137,13 @@ export class MessageFeedback extends Companion {
 
   #toggle(rating: FeedbackRating): void {
     void this.rate(this.rating === rating ? null : rating);
+  }
+
+  #onCommentSubmit(e: SubmitEvent): void {
+    e.preventDefault();
+    const text = ((e.target as HTMLFormElement).elements.namedItem('c') as HTMLTextAreaElement).value.trim();
+    // The form closes once sent: its opener takes the keyboard focus back.
+    if (text) void this.rate(this.rating || null, text).then(() => this.updateComplete).then(() => this.#commenting || this.renderRoot.querySelector<HTMLElement>('[part=comment]')?.focus());
   }
 
   protected override render(): TemplateResult {
@@ -162,12 +166,7 @@ export class MessageFeedback extends Companion {
       ${this.rating && this.#commenting
         ? html`<form
             part="comment-form"
-            @submit=${(e: SubmitEvent) => {
-              e.preventDefault();
-              const text = ((e.target as HTMLFormElement).elements.namedItem('c') as HTMLTextAreaElement).value.trim();
-              // The form closes once sent: its opener takes the keyboard focus back.
-              if (text) void this.rate(this.rating || null, text).then(() => this.updateComplete).then(() => this.#commenting || this.renderRoot.querySelector<HTMLElement>('[part=comment]')?.focus());
-            }}
+            @submit=${this.#onCommentSubmit}
           >
             <label>${t.comment}<textarea part="comment-input" name="c" rows="3" maxlength="2000" required></textarea></label>
             <div part="row"><button part="send" data-primary ?disabled=${busy}>${t.send}</button></div>
@@ -179,7 +178,7 @@ export class MessageFeedback extends Companion {
 
 declare global {
   interface HTMLElementEventMap {
-    'before-feedback': CompanionEvent<FeedbackDetail>;
-    'feedback-changed': CompanionEvent<FeedbackDetail>;
+    'before-feedback': BeforeFeedbackEvent;
+    'feedback-changed': FeedbackChangedEvent;
   }
 }

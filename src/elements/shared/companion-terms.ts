@@ -1,51 +1,67 @@
 /**
  * The companion elements' own terms, beside the form's (`terms.ts`, whose `loading`, `error`,
- * `retry` and `cancel` they share): the same `|`-separated tables in `COMPANION_KEYS` order,
- * the same locale lookup, the same loading of shipped locales on first use.
+ * `retry` and `cancel` they share): a typed English table, the same locale lookup and the same
+ * loading of shipped locales (`locales/companions.<locale>.ts`) on first use.
  */
-import { loadCompanionLocale } from './companion-locale-loader.js';
-import { termsFor, type Terms } from './terms.js';
+import { TermTables, termsFor, type Terms } from './terms.js';
 
-export const COMPANION_KEYS = [
-  'more', 'empty', 'untitled', 'conversations', 'sortBy', 'byActive', 'byInactive', 'byNewest', 'byOldest',
-  'rename', 'del', 'confirmDelete', 'newName', 'save', 'deleted', 'saved', 'variables', 'filter',
-  'noConversation', 'noVariables', 'badJson', 'readOnly', 'like', 'dislike', 'comment', 'send', 'thanks',
-  'revoked', 'play', 'pause', 'stop', 'tapToPlay', 'progress', 'badFilter', 'badNumber', 'noSession',
-  'appNoConversations', 'appNoVariables', 'appNoFeedback',
-] as const;
-
-export type CompanionTerms = Terms & Record<(typeof COMPANION_KEYS)[number], string>;
-
-const TABLES: Record<string, string | Record<string, string>> = {
-  en: 'Load more|No conversations yet.|New conversation|Conversations|Sort by|Recently active|Least recently active|Newest|Oldest|Rename|Delete|Delete “{0}”?|New name|Save|Deleted.|Saved.|Conversation variables|Filter by name|Choose a conversation to see its variables.|No variables.|Enter valid JSON.|Read only|Like|Dislike|Add a comment|Send|Thanks for your feedback.|Feedback removed.|Play|Pause|Stop|Tap to play|Playback position|Use letters, digits, “.”, “_” and “-” only.|Enter a number.|This element cannot load: its session-url attribute is missing.|This app has no conversations.|This app has no conversation variables.|This app takes no message feedback.',
+const en = {
+  more: 'Load more',
+  empty: 'No conversations yet.',
+  untitled: 'New conversation',
+  conversations: 'Conversations',
+  sortBy: 'Sort by',
+  byActive: 'Recently active',
+  byInactive: 'Least recently active',
+  byNewest: 'Newest',
+  byOldest: 'Oldest',
+  rename: 'Rename',
+  del: 'Delete',
+  confirmDelete: 'Delete “{0}”?',
+  newName: 'New name',
+  save: 'Save',
+  deleted: 'Deleted.',
+  saved: 'Saved.',
+  variables: 'Conversation variables',
+  filter: 'Filter by name',
+  noConversation: 'Choose a conversation to see its variables.',
+  noVariables: 'No variables.',
+  badJson: 'Enter valid JSON.',
+  readOnly: 'Read only',
+  like: 'Like',
+  dislike: 'Dislike',
+  comment: 'Add a comment',
+  send: 'Send',
+  thanks: 'Thanks for your feedback.',
+  revoked: 'Feedback removed.',
+  play: 'Play',
+  pause: 'Pause',
+  stop: 'Stop',
+  tapToPlay: 'Tap to play',
+  progress: 'Playback position',
+  badFilter: 'Use letters, digits, “.”, “_” and “-” only.',
+  badNumber: 'Enter a number.',
+  noSession: 'This element cannot load: its session-url attribute is missing.',
+  appNoConversations: 'This app has no conversations.',
+  appNoVariables: 'This app has no conversation variables.',
+  appNoFeedback: 'This app takes no message feedback.',
 };
 
-/** Adds or replaces a locale's companion terms. */
-export function registerCompanionTerms(locale: string, terms: Record<(typeof COMPANION_KEYS)[number], string>): void {
-  TABLES[locale] = terms;
-}
+/** The companions' own table: what `registerCompanionTerms` takes and `locales/companions.*.ts` hold. */
+export type CompanionTermTable = typeof en;
+/** What a companion says: the form's terms with the companions' over them. */
+export type CompanionTerms = Terms & CompanionTermTable;
 
-/** Locales shipped beyond English (`locales/companions.<locale>.ts`). */
-const SHIPPED = ['zh-Hans', 'ja'];
-const loading = new Map<string, Promise<unknown>>();
+/** The keys of the companions' own table. */
+export const COMPANION_KEYS = /* @__PURE__ */ Object.keys(en) as (keyof CompanionTermTable)[];
+
+const tables = new TermTables(en, 'companions.');
+
+/** Adds or replaces a locale's companion terms. */
+export const registerCompanionTerms = (locale: string, terms: CompanionTermTable): void => tables.register(locale, terms);
 
 /**
  * The form's terms for `locale` with the companions' over them. A shipped locale not loaded yet
  * answers English and asks `host` to render again once it has loaded.
  */
-export function companionTerms(locale: string, host?: { requestUpdate(): void }): CompanionTerms {
-  const lower = locale.toLowerCase();
-  const key = [locale, lower.startsWith('zh') ? 'zh-Hans' : lower.split('-')[0]!].find((k) => TABLES[k] || SHIPPED.includes(k)) ?? 'en';
-  if (!TABLES[key]) {
-    let load = loading.get(key);
-    if (!load) loading.set(key, (load = loadCompanionLocale(key).then((text) => (TABLES[key] ??= text))));
-    void load.then(() => host?.requestUpdate(), () => undefined);
-  }
-  const found = TABLES[key] ? key : 'en';
-  let table = TABLES[found]!;
-  if (typeof table === 'string') {
-    const parts = table.split('|');
-    TABLES[found] = table = Object.fromEntries(COMPANION_KEYS.map((k, i) => [k, parts[i]!]));
-  }
-  return { ...termsFor(locale, host), ...table } as CompanionTerms;
-}
+export const companionTerms = (locale: string, host?: { requestUpdate(): void }): CompanionTerms => ({ ...termsFor(locale, host), ...tables.for(locale, host) });

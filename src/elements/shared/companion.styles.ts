@@ -1,22 +1,11 @@
 import { css } from 'lit';
 import { baseStyles } from './styles.js';
 
-/** What the companions add to the shared rules: the box, the accent of chosen buttons, lists, rows, the status line. */
+/** What the companions add to the shared rules: the accent of chosen buttons, lists, rows, the status line's spacing. */
 export const companionStyles = [
   baseStyles,
   css`
     @layer hitl {
-      :host {
-        font: var(--hitl-font, inherit);
-        color: var(--hitl-color, inherit);
-      }
-      [part~='container'] {
-        --_c: var(--hitl-accent-contrast, var(--hitl-site-contrast, #fff));
-        border: 1px solid var(--_b);
-        border-radius: var(--_r);
-        padding: var(--hitl-padding, 1rem);
-        background: var(--hitl-background, transparent);
-      }
       textarea {
         width: 100%;
       }
@@ -27,23 +16,22 @@ export const companionStyles = [
       }
       [aria-pressed='true'],
       [data-primary] {
-        background: var(--_a);
-        border-color: var(--_a);
-        color: var(--_c);
+        background: var(--_accent);
+        border-color: var(--_accent);
+        color: var(--_accent-contrast);
       }
       [data-inverted] :is([aria-pressed='true'], [data-primary]) {
         background: var(--hitl-background, #fff);
-        color: var(--_a);
+        color: var(--_accent);
       }
       [part~='status'] {
         margin: 0.5rem 0 0;
-        color: var(--_m);
       }
       [part~='status']:empty {
         margin: 0;
       }
       [part~='field-error'] {
-        color: var(--_e);
+        color: var(--_error-color);
       }
       [part~='row'] {
         display: flex;

@@ -2,37 +2,25 @@
  * What the companion elements (`<conversation-list>`, `<conversation-variables>`,
  * `<message-feedback>`, `<tts-player>`) share: the session of their `session-url` (one per URL
  * on the page, see `session.ts`), the app's web settings fetched once per session and applied
- * to each (colour theme, default language), terms, custom states, the status line and the
+ * to each (`site-settings.ts`, as in the form), terms, custom states, the status line and the
  * error with its retry.
  */
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
-import { isErrorBody, type AppMode, type ErrorBody, type Page, type SiteSettings } from '../../protocol/index.js';
+import type { AppMode, ErrorBody, Page, SiteSettings } from '../../protocol/index.js';
+import { CompanionErrorEvent } from './companion-events.js';
 import { companionTerms, type CompanionTerms } from './companion-terms.js';
-import { toggleState } from './control.js';
 import { SessionSource } from './session.js';
-import { canonical, localeOf } from './terms.js';
-
-/** The companions' events: `detail` is what happened (a conversation, a variable, a rating…); all bubble and cross shadow roots. */
-export class CompanionEvent<T = unknown> extends Event {
-  constructor(type: string, readonly detail: T, cancelable = false) {
-    super(type, { bubbles: true, composed: true, cancelable });
-  }
-}
+import { siteLocale, themeStyle } from './site-settings.js';
+import { switchState } from './states.js';
 
 /**
  * What every companion shares: the session, the app's web settings, a status line and errors.
  *
- * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {CompanionErrorEvent} companion-error - A failure, with `{code, message, status}` as `error` and `detail` (`CompanionErrorEvent`).
  */
 export abstract class Companion extends LitElement {
   static override properties: PropertyDeclarations = { sessionUrl: { attribute: 'session-url' } };
-
-  /**
-   * URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`).
-   * Required: without it the element shows an error (`companion-error` code `session_url_missing`).
-   */
-  sessionUrl = '';
 
   protected readonly internals = this.attachInternals();
   protected site: SiteSettings | undefined;
@@ -48,13 +36,24 @@ export abstract class Companion extends LitElement {
   protected otherMode?: 'appNoConversations' | 'appNoVariables' | 'appNoFeedback';
   #state = '';
 
+  /**
+   * URL of the host backend's session endpoint (`POST`, answers `{token, expires_at, relay_url}`).
+   * Required: without it the element shows an error (`companion-error` code `session_url_missing`).
+   */
+  sessionUrl = '';
+
   protected get t(): CompanionTerms {
     return companionTerms(this.locale, this);
   }
 
   /** The nearest `lang`, else the app's `default_language`. */
   protected get locale(): string {
-    return localeOf(this) || canonical(this.site?.default_language ?? '') || 'en';
+    return siteLocale(this, this.site);
+  }
+
+  /** The custom state shown now (`:state(name)`). */
+  protected get state(): string {
+    return this.#state;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -81,6 +80,9 @@ export abstract class Companion extends LitElement {
     if (this.reloadOn.some((p) => changed.has(p))) void this.load();
   }
 
+  /** Loads the element's data again, from the start. */
+  abstract reload(): Promise<void>;
+
   /** Loads, unless the app's mode does not serve this element: then it says so and asks nothing. */
   protected async load(): Promise<void> {
     const url = this.sessionUrl;
@@ -90,14 +92,6 @@ export abstract class Companion extends LitElement {
     if (mode && !this.modes!.includes(mode)) return this.#otherMode();
     return this.reload();
   }
-
-  #otherMode(): void {
-    this.note = this.failure = '';
-    this.set('other-mode');
-  }
-
-  /** Loads the element's data again, from the start. */
-  abstract reload(): Promise<void>;
 
   /** What the retry button does. */
   protected retry(): Promise<void> {
@@ -111,23 +105,15 @@ export abstract class Companion extends LitElement {
 
   /** Shows a state as a custom state (`:state(name)`), one at a time. */
   protected set(state: string): void {
-    if (this.#state) toggleState(this.internals, this.#state, false);
-    toggleState(this.internals, state, true);
-    this.#state = state;
+    switchState(this.internals, this.#state, (this.#state = state));
     this.requestUpdate();
-  }
-
-  protected get state(): string {
-    return this.#state;
   }
 
   /** Reports a failure as a `companion-error` event and answers it as `{code, message, status}`. */
   protected report(error: unknown): ErrorBody {
-    const body: ErrorBody = isErrorBody(error)
-      ? { code: error.code, message: error.message, status: error.status }
-      : { code: 'unknown', message: error instanceof Error ? error.message : String(error), status: 0 };
-    this.dispatchEvent(new CompanionEvent('companion-error', body));
-    return body;
+    const event = new CompanionErrorEvent(error);
+    this.dispatchEvent(event);
+    return event.error;
   }
 
   /** Reports a failure and shows it on the error line; unless `quiet` (a failed action), in the `error` state with a retry. */
@@ -141,29 +127,22 @@ export abstract class Companion extends LitElement {
     this.set('error');
   }
 
-  /** Dispatches a companion event; false when a listener cancelled it. */
-  protected emit(type: string, detail: unknown, cancelable = false): boolean {
-    return this.dispatchEvent(new CompanionEvent(type, detail, cancelable));
+  #otherMode(): void {
+    this.note = this.failure = '';
+    this.set('other-mode');
+  }
+
+  #onRetry(): void {
+    this.failure = '';
+    void this.retry();
   }
 
   /** The box every companion renders: theme, language, content, error and status line. */
   protected frame(content: unknown): TemplateResult {
-    const theme = this.site?.chat_color_theme ?? '';
-    const style = CSS.supports('color', theme) ? `--hitl-site-accent:${theme};--hitl-site-contrast:${contrastOf(theme)}` : '';
-    return html`<div part="container" lang=${this.locale} style=${style} ?data-inverted=${this.site?.chat_color_theme_inverted}>
+    return html`<div part="container" lang=${this.locale} style=${themeStyle(this.site)} ?data-inverted=${this.site?.chat_color_theme_inverted}>
       ${this.state === 'other-mode' ? html`<p part="other-mode" role="status">${this.t[this.otherMode!]}</p>` : content}
       ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
-      ${this.state === 'error'
-        ? html`<button
-              part="retry"
-              @click=${() => {
-                this.failure = '';
-                void this.retry();
-              }}
-            >
-              ${this.t.retry}
-            </button>`
-        : nothing}
+      ${this.state === 'error' ? html`<button part="retry" @click=${this.#onRetry}>${this.t.retry}</button>` : nothing}
       <p part="status" role="status">${this.note}</p>
     </div>`;
   }
@@ -173,31 +152,22 @@ export abstract class Companion extends LitElement {
 export abstract class PagedCompanion<T extends { id: string }> extends Companion {
   static override properties: PropertyDeclarations = { pageSize: { attribute: 'page-size', type: Number } };
 
-  /** Items per page, 1 to 100. */
-  pageSize = 20;
-
   protected items: T[] = [];
   protected more = false;
   /** Bumped by every reload, so an answer for an older one is dropped. */
   protected run = 0;
   #busy = false;
 
+  /** Items per page, 1 to 100. */
+  pageSize = 20;
+
   /** Whether the service has more pages. */
   get hasMore(): boolean {
     return this.more;
   }
 
-  /** The listing's path and query, or undefined when there is nothing to list. */
-  protected abstract request(): [string, Query] | undefined;
-
   /** The status line when the list is empty. */
   protected abstract get emptyNote(): string;
-
-  protected override load(): Promise<void> {
-    // Busy from the start, while the app's mode is asked.
-    this.set('loading');
-    return super.load();
-  }
 
   /** Lists from the first page again. */
   override reload(): Promise<void> {
@@ -237,6 +207,15 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
     }
   }
 
+  /** The listing's path and query, or undefined when there is nothing to list. */
+  protected abstract request(): [string, Query] | undefined;
+
+  protected override load(): Promise<void> {
+    // Busy from the start, while the app's mode is asked.
+    this.set('loading');
+    return super.load();
+  }
+
   /** A page that failed to load. */
   protected failed(error: unknown): void {
     this.fail(error);
@@ -251,19 +230,6 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
 
 const noSession = (message: string): ErrorBody => ({ code: 'session_url_missing', message, status: 0 });
 
-/** Black or white, whichever reads better on a `#rgb` / `#rrggbb` colour (white for others). */
-function contrastOf(color: string): string {
-  const hex = /^#([\da-f]{3}|[\da-f]{6})$/i.exec(color)?.[1];
-  if (!hex) return '#fff';
-  const full = hex.length === 3 ? hex.replace(/./g, '$&$&') : hex;
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(full.slice(i, i + 2), 16) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  // Relative luminance above ~0.18 gives black text the better WCAG contrast.
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.18 ? '#000' : '#fff';
-}
-
 /** `m:ss` */
 export const clock = (seconds: number): string => {
   const s = Math.floor(seconds || 0);
@@ -275,6 +241,6 @@ export const seg = encodeURIComponent;
 
 declare global {
   interface HTMLElementEventMap {
-    'companion-error': CompanionEvent<ErrorBody>;
+    'companion-error': CompanionErrorEvent;
   }
 }

@@ -5,16 +5,8 @@
  */
 import { html, LitElement, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { FormInput } from '../../protocol/index.js';
+import { toggleState } from './states.js';
 import { localeOf, termsFor, type Terms } from './terms.js';
-
-/** Turns a custom state (`:state(name)`) on or off; browsers without custom states ignore it. */
-export function toggleState(internals: ElementInternals, name: string, on: boolean): void {
-  try {
-    internals.states[on ? 'add' : 'delete'](name);
-  } catch {
-    // CustomStateSet missing, or the older dashed-names-only form: styling hooks only.
-  }
-}
 
 export abstract class HitlControl extends LitElement {
   static formAssociated = true;

@@ -53,35 +53,60 @@ const en = {
 export type Terms = typeof en;
 export type TermKey = keyof Terms;
 
-const TABLES: Record<string, Terms> = { en };
-/** Shipped beyond English; see `locale-loader`. */
+/** Locales shipped beyond English: `locales/<locale>.ts` and `locales/companions.<locale>.ts`, loaded by `locale-loader`. */
 const SHIPPED = ['zh-Hans', 'ja'];
-const loading = new Map<string, Promise<unknown>>();
 /** Whether a number formatter has been made ahead: a page's first loads the engine's number data (30–130 ms in Chromium). */
 let numbersReady = false;
 
-/** Adds or replaces a locale's terms (a BCP 47 tag such as `fr` or `pt-BR`). */
-export function registerTerms(locale: string, terms: Terms): void {
-  TABLES[locale] = terms;
+/**
+ * One set of term tables (the form's, the companions'), by locale: English built in, the shipped
+ * locales loaded on first use from `<prefix><locale>`, others registered by the host page.
+ */
+export class TermTables<T> {
+  readonly #tables: Record<string, T>;
+  readonly #prefix: string;
+  readonly #loading = new Map<string, Promise<unknown>>();
+
+  constructor(en: T, prefix: string) {
+    this.#tables = { en };
+    this.#prefix = prefix;
+  }
+
+  /** Adds or replaces a locale's table (a BCP 47 tag such as `fr` or `pt-BR`). */
+  register(locale: string, terms: T): void {
+    this.#tables[locale] = terms;
+  }
+
+  /**
+   * The table for a BCP 47 tag: the exact tag, else its language (every `zh-*` tag reads
+   * zh-Hans), else English. A shipped locale not loaded yet answers English and, once loaded,
+   * asks `host` to render again.
+   */
+  for(locale = '', host?: { requestUpdate(): void }): T {
+    const lower = locale.toLowerCase();
+    const key = [locale, lower.startsWith('zh') ? 'zh-Hans' : lower.split('-')[0]!].find((k) => this.#tables[k] || SHIPPED.includes(k)) ?? 'en';
+    if (this.#tables[key]) return this.#tables[key];
+    // Asked once per page: a locale that failed to load stays English rather than being asked
+    // again on every render (the form renders every second while a countdown runs).
+    let load = this.#loading.get(key);
+    if (!load) this.#loading.set(key, (load = loadLocale(this.#prefix + key).then((terms) => (this.#tables[key] ??= terms as T))));
+    void load.then(() => host?.requestUpdate(), () => undefined);
+    return this.#tables.en!;
+  }
 }
 
-/**
- * Terms for a BCP 47 tag: the exact tag, else its language (every `zh-*` tag reads zh-Hans),
- * else English. A shipped locale not loaded yet answers English and, once loaded, asks `host`
- * to render again.
- */
-export function termsFor(locale = '', host?: { requestUpdate(): void }): Terms {
+const tables = new TermTables(en, '');
+
+/** Adds or replaces a locale's terms (a BCP 47 tag such as `fr` or `pt-BR`). */
+export const registerTerms = (locale: string, terms: Terms): void => tables.register(locale, terms);
+
+/** The form's terms for a BCP 47 tag (see `TermTables.for`). */
+export const termsFor = (locale = '', host?: { requestUpdate(): void }): Terms => {
   // Made while the first element waits for the network, so that a form's countdown (formatUnit)
   // does not add that to the time between the run's event and a usable form.
   if (!numbersReady) (numbersReady = true), setTimeout(() => new Intl.NumberFormat().format(0));
-  const lower = locale.toLowerCase();
-  const key = [locale, lower.startsWith('zh') ? 'zh-Hans' : lower.split('-')[0]!].find((k) => TABLES[k] || SHIPPED.includes(k)) ?? 'en';
-  if (TABLES[key]) return TABLES[key];
-  let load = loading.get(key);
-  if (!load) loading.set(key, (load = loadLocale(key).then((terms) => (TABLES[key] ??= terms))));
-  void load.then(() => host?.requestUpdate(), () => undefined);
-  return en;
-}
+  return tables.for(locale, host);
+};
 
 /** A term with `{0}`, `{1}` replaced by the values in that order. */
 export const format = (term: string, ...values: unknown[]): string => term.replace(/\{(\d)\}/g, (_, i: string) => String(values[+i]));

@@ -15,10 +15,10 @@ export const styles = [
            engine (Firefox sets "0:00 / 0:00" about 5 px wider than Chromium). */
         width: 3rem;
         min-width: 3rem;
-        accent-color: var(--_a);
+        accent-color: var(--_accent);
       }
       [part~='time'] {
-        color: var(--_m);
+        color: var(--_muted-color);
         font-variant-numeric: tabular-nums;
         white-space: nowrap;
       }

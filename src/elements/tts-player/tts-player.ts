@@ -1,7 +1,8 @@
 import { html, nothing, svg, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { clock, Companion, type CompanionEvent } from '../shared/companion.js';
-import { toggleState } from '../shared/control.js';
+import { clock, Companion } from '../shared/companion.js';
+import { toggleState } from '../shared/states.js';
 import { feed } from './audio-source.js';
+import { AutoplayBlockedEvent } from './events.js';
 import { styles } from './tts-player.styles.js';
 
 const icon = (d: string) => svg`<svg viewBox="0 0 24 24" aria-hidden="true"><path d=${d} /></svg>`;
@@ -25,8 +26,8 @@ let current: TtsPlayer | undefined;
  * @fires {Event} play - Playback started (or resumed).
  * @fires {Event} pause - Playback paused or stopped.
  * @fires {Event} ended - Playback reached the end.
- * @fires {CompanionEvent<unknown>} autoplay-blocked - The browser refused to start without a user gesture; the player waits for a tap (`CompanionEvent`, `detail` the browser's error).
- * @fires {CompanionEvent<ErrorBody>} companion-error - A failure, with `{code, message, status}` as `detail`.
+ * @fires {AutoplayBlockedEvent} autoplay-blocked - The browser refused to start without a user gesture; the player waits for a tap (`AutoplayBlockedEvent`, `detail` the browser's error).
+ * @fires {CompanionErrorEvent} companion-error - A failure, with `{code, message, status}` as `error` and `detail` (`CompanionErrorEvent`).
  *
  * @csspart container - The outer box.
  * @csspart row - The row of controls.
@@ -39,7 +40,7 @@ let current: TtsPlayer | undefined;
  * @csspart status - The announced status line.
  *
  * @cssproperty --hitl-accent - Accent colour (playing button, progress, focus rings); default the app's `chat_color_theme`.
- * @cssproperty --hitl-accent-contrast - Icon colour on the accent.
+ * @cssproperty --hitl-accent-contrast - Icon colour on the accent; default black or white, whichever reads better on the app's colour (white on the default blue).
  * @cssproperty --hitl-border-color - Borders.
  * @cssproperty --hitl-radius - Corner radius.
  * @cssproperty --hitl-padding - Padding of the box.
@@ -68,6 +69,12 @@ export class TtsPlayer extends Companion {
     autoplay: { type: Boolean },
   };
 
+  protected override reloadOn = ['sessionUrl', 'messageId', 'text', 'voice'];
+  readonly #audio = new Audio();
+  /** The audio's arrival, once asked for. */
+  #loading: Promise<void> | undefined;
+  #abort = new AbortController();
+
   /** The message whose answer is read (wins over `text`). */
   messageId = '';
   /** The text to read when there is no `message-id`. */
@@ -77,11 +84,19 @@ export class TtsPlayer extends Companion {
   /** Starts reading as soon as there is something to read. */
   autoplay = false;
 
-  protected override reloadOn = ['sessionUrl', 'messageId', 'text', 'voice'];
-  readonly #audio = new Audio();
-  /** The audio's arrival, once asked for. */
-  #loading: Promise<void> | undefined;
-  #abort = new AbortController();
+  /** Seconds played. */
+  get currentTime(): number {
+    return this.#audio.currentTime;
+  }
+
+  /** Seconds in all, once known (`NaN` or `Infinity` before). */
+  get duration(): number {
+    return this.#audio.duration;
+  }
+
+  get paused(): boolean {
+    return this.#audio.paused;
+  }
 
   constructor() {
     super();
@@ -100,20 +115,6 @@ export class TtsPlayer extends Companion {
     audio.addEventListener('error', () => this.#loading && this.fail(new Error(audio.error?.message || this.t.error)));
   }
 
-  /** Seconds played. */
-  get currentTime(): number {
-    return this.#audio.currentTime;
-  }
-
-  /** Seconds in all, once known (`NaN` or `Infinity` before). */
-  get duration(): number {
-    return this.#audio.duration;
-  }
-
-  get paused(): boolean {
-    return this.#audio.paused;
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.pause();
@@ -123,11 +124,6 @@ export class TtsPlayer extends Companion {
   override reload(): Promise<void> {
     this.#reset();
     return this.autoplay ? this.play() : Promise.resolve();
-  }
-
-  protected override retry(): Promise<void> {
-    this.#reset();
-    return this.play();
   }
 
   /** Plays: asks for the audio the first time, then resumes (or starts over after the end). */
@@ -171,12 +167,17 @@ export class TtsPlayer extends Companion {
     this.set('idle');
   }
 
+  protected override retry(): Promise<void> {
+    this.#reset();
+    return this.play();
+  }
+
   #start(): void {
     this.#audio.play().catch((error: DOMException) => {
       if (error.name === 'NotAllowedError') {
         this.note = this.t.tapToPlay;
         this.set('blocked');
-        this.emit('autoplay-blocked', error);
+        this.dispatchEvent(new AutoplayBlockedEvent(error));
       } else if (error.name !== 'AbortError') this.fail(error);
     });
   }
@@ -198,6 +199,12 @@ export class TtsPlayer extends Companion {
 
   #streaming(on: boolean): void {
     toggleState(this.internals, 'streaming', on);
+  }
+
+  #onStop(): void {
+    this.stop();
+    // Stop disables itself: Play takes the keyboard focus instead of the page.
+    this.renderRoot.querySelector<HTMLElement>('[part=play]')!.focus();
   }
 
   protected override render(): TemplateResult {
@@ -222,11 +229,7 @@ export class TtsPlayer extends Companion {
         part="stop"
         aria-label=${t.stop}
         ?disabled=${this.state === 'idle' || this.state === 'error'}
-        @click=${() => {
-          this.stop();
-          // Stop disables itself: Play takes the keyboard focus instead of the page.
-          this.renderRoot.querySelector<HTMLElement>('[part=play]')!.focus();
-        }}
+        @click=${this.#onStop}
       >
         ${STOP}
       </button>
@@ -238,6 +241,6 @@ export class TtsPlayer extends Companion {
 
 declare global {
   interface HTMLElementEventMap {
-    'autoplay-blocked': CompanionEvent<unknown>;
+    'autoplay-blocked': AutoplayBlockedEvent;
   }
 }

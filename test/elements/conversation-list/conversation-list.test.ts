@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/conversation-list/define.js';
 import type { ConversationList } from '../../../src/elements/conversation-list/conversation-list.js';
-import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion-events.js';
 import type { Conversation } from '../../../src/protocol/index.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/elements/conversation-variables/define.js';
 import type { ConversationVariables } from '../../../src/elements/conversation-variables/conversation-variables.js';
-import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion-events.js';
 import type { ConversationVariable } from '../../../src/protocol/index.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';

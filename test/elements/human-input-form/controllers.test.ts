@@ -1,6 +1,7 @@
 /** The form's small controllers, each on a host of its own: countdown, status line, landmark names, locale, session. */
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
+import type { SiteSettings } from '../../../src/protocol/index.js';
 import { Countdown, duration } from '../../../src/elements/human-input-form/countdown.js';
 import { Landmark } from '../../../src/elements/human-input-form/landmark.js';
 import { SessionController } from '../../../src/elements/human-input-form/session-controller.js';
@@ -18,7 +19,7 @@ class Host extends LitElement {
   readonly status = new StatusLine<string>(this, 'loading', ['loading', 'waiting'], 60);
   readonly landmark = new Landmark(this, () => this.heading);
   dependent = { updates: 0, addController() {}, removeController() {}, requestUpdate() { this.updates++; }, updateComplete: Promise.resolve(true) };
-  readonly locale = new LocaleController(this, () => this.fallback, () => [this.dependent]);
+  readonly locale = new LocaleController(this, () => ({ default_language: this.fallback }) as SiteSettings, () => [this.dependent]);
   override requestUpdate(...args: Parameters<LitElement['requestUpdate']>): void {
     this.updates++;
     super.requestUpdate(...args);
@@ -80,7 +81,7 @@ describe('Landmark', () => {
 });
 
 describe('LocaleController', () => {
-  it('reads the nearest lang, else the fallback, and tells its dependents when it changes', async () => {
+  it("reads the nearest lang, else the app's default_language, and tells its dependents when it changes", async () => {
     const el = await host();
     expect(el.locale.locale).to.equal('en');
     const before = el.dependent.updates;

@@ -77,6 +77,21 @@ describe('<human-input-form>', () => {
     expect(label(el, 'choice')).to.equal('Choice');
   });
 
+  it('writes black or white on the app colour, whichever reads better (as the companions do)', async () => {
+    // A light chat_color_theme (#FACA15): white on it was unreadable.
+    const light = await mount({ app: 'hitl-light' });
+    await until(() => getComputedStyle(action(light, 'Primary')).backgroundColor === 'rgb(250, 202, 21)', 'the app colour');
+    expect(getComputedStyle(action(light, 'Primary')).color).to.equal('rgb(0, 0, 0)');
+    expect($(light, '[part~=container]')!.getAttribute('style')).to.contain('--hitl-site-contrast:#000');
+    // The page's own text colour on the accent wins.
+    light.style.setProperty('--hitl-accent-contrast', 'rgb(1, 2, 3)');
+    expect(getComputedStyle(action(light, 'Primary')).color).to.equal('rgb(1, 2, 3)');
+    // A dark one (#1C64F2) keeps white.
+    const dark = await mount({ app: 'hitl-styles' });
+    await until(() => getComputedStyle(action(dark, 'Primary')).backgroundColor === 'rgb(28, 100, 242)', 'the app colour');
+    expect(getComputedStyle(action(dark, 'Primary')).color).to.equal('rgb(255, 255, 255)');
+  });
+
   it('styles one button per action by button_style, in the app colour unless the page sets its own', async () => {
     const el = await mount({ app: 'hitl-styles' });
     expect(actions(el).map((b) => [b.textContent, b.getAttribute('part')])).to.deep.equal([

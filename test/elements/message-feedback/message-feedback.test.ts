@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/message-feedback/define.js';
 import type { FeedbackDetail, MessageFeedback } from '../../../src/elements/message-feedback/message-feedback.js';
-import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion-events.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
 import { pressSpace } from '../helpers/input.js';

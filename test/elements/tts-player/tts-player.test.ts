@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../../src/elements/tts-player/define.js';
 import type { TtsPlayer } from '../../../src/elements/tts-player/tts-player.js';
-import type { CompanionEvent } from '../../../src/elements/shared/companion.js';
+import type { CompanionEvent } from '../../../src/elements/shared/companion-events.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
 import { mediaSourceTakes, skipBecause } from '../helpers/engine.js';
