@@ -230,6 +230,10 @@ export default defineConfig({
   },
   plugins: [minifyLitCss(), minifyLitHtml(), markedWithoutDefaultInstance(), localeFiles(), terserPass(), classicEntry()],
   resolve: {
+    // Always the production builds of the dependencies (Lit's development build is 13 kB larger
+    // and warns in the console): by default Vite picks them by the ambient NODE_ENV, which a
+    // build started from a process running Vite's dev server inherits as `development`.
+    conditions: ['module', 'browser', 'production'],
     // Locales are files beside the bundle, found from its URL, rather than chunks.
     alias: [
       { find: /^\.\/locale-loader\.js$/, replacement: src('shared/locale-loader.script.ts') },
