@@ -1,6 +1,7 @@
 /** The floor for any proxy: a bare `node:http` pipe to the upstream given as argv[2] (no checks, no rewriting); prints its URL. */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import './heap-probe.js';
 
 const upstream = new URL(process.argv[2]!);
 const server = createServer((req, res) => {
