@@ -122,10 +122,10 @@ const RUN_START_POLL_MS = 50;
 /** Store trouble is logged at most this often (an outage would otherwise log every request). */
 const STORE_LOG_INTERVAL_MS = 10_000;
 
-const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
+export const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering', 'retry-after'];
 /** Largest upstream error body passed on (after redaction); the API's errors are a few hundred bytes. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Types a browser would run as a page: never what the API answers, so never passed on. */
 const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
 
@@ -561,7 +561,7 @@ export function createRelay(options: RelayOptions): Relay {
     return JSON.stringify({ ...parsed.value, user });
   }
 
-  return {
+  const relay: Relay = {
     fetch: handle,
     createSession,
     async sessionResponse(input) {
@@ -572,9 +572,54 @@ export function createRelay(options: RelayOptions): Relay {
       return createSessionHandler(createSession, authenticate, issuanceRefusal);
     },
   };
+  cores.set(relay, {
+    basePath,
+    upstream,
+    apiKey: options.apiKey,
+    direct: options.fetch === undefined,
+    cors: cors.enabled,
+    maxJson,
+    admit,
+    jsonBody,
+    answerHead,
+    errorAnswer,
+    scrubber: () => redactor.keyScrubber(),
+    log,
+  });
+  return relay;
 }
 
-type MatchedRoute = NonNullable<ReturnType<typeof matchRoute>>;
+/**
+ * What a transport other than `fetch` needs to forward for a relay with exactly the same checks
+ * and scrubbing: `toNodeListener` pipes Node's request and response through it (node-pipe.ts)
+ * instead of wrapping both in web streams. Not part of the public API.
+ */
+export interface RelayCore {
+  basePath: string;
+  /** The upstream API base, without a trailing slash. */
+  upstream: string;
+  apiKey: string;
+  /** Whether requests may go upstream without the relay's fetch (the host gave none of its own). */
+  direct: boolean;
+  /** Whether CORS is on: requests with an `Origin` then take the fetch handler, which answers it. */
+  cors: boolean;
+  maxJson: number;
+  admit(matched: MatchedRoute, authorization: string | null, idempotencyKey: string | null): Promise<Admitted | Response>;
+  jsonBody(text: string | null, user: string): string | Response;
+  answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | Headers;
+  errorAnswer(status: number, text: string | null | undefined, headers: Headers): Response;
+  scrubber(): KeyScrubber;
+  log(entry: RelayLogEntry): void;
+}
+
+const cores = new WeakMap<Relay, RelayCore>();
+
+/** The forwarding core of a relay made by `createRelay`, or `undefined` for any other object. */
+export function relayCore(relay: object): RelayCore | undefined {
+  return cores.get(relay as Relay);
+}
+
+export type MatchedRoute = NonNullable<ReturnType<typeof matchRoute>>;
 
 interface Admitted {
   claims: SessionClaims;

@@ -1,0 +1,274 @@
+/**
+ * The relay on Node without web streams: `toNodeListener(relay)` forwards through here, piping
+ * Node's request to a `node:http(s)` request upstream and the upstream's answer to Node's
+ * response. Every check, rewrite and scrub is the relay's own (`RelayCore`: the session, the
+ * allowlist, the run binding, the limits and stream slots in the relay store, `user` rewriting,
+ * key scrubbing of every header and body); only the carrying differs. Wrapping each answer in 3–4
+ * web streams, the adapter's copy of every chunk and fetch's per-request machinery cost the relay
+ * 2–4× a bare proxy's latency and 4× its throughput (issue 15; `npm run bench`).
+ *
+ * What this path does not carry goes to the fetch handler (`fallback`), which answers it the
+ * same way it always has: preflights and requests with an `Origin` when CORS is on, run starts
+ * with an `Idempotency-Key`, uploads, paths the allowlist refuses (404), anything whose URL would
+ * need normalizing to read, bodies a framework already parsed, relays given their own `fetch`.
+ */
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { HARDENING, relayError } from './errors.js';
+import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, type RelayCore } from './relay.js';
+import { matchRoute, type RelayRoute } from './routes.js';
+import { isUserField } from './user-field.js';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** A path the relay reads the same raw as parsed: segments of the characters routes allow. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
+/** A query `URL` would not re-encode: printable ASCII, no fragment. */
+const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/;
+/** Statuses whose answers have no body (fetch gives them a `null` body). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener {
+  const base = new URL(core.upstream);
+  if (!core.direct || base.search || base.hash || (base.protocol !== 'http:' && base.protocol !== 'https:')) return fallback;
+  const secure = base.protocol === 'https:';
+  const send = secure ? httpsRequest : httpRequest;
+  // Kept-alive connections upstream, like fetch's pool.
+  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const hostname = base.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = base.port;
+  const prefix = base.pathname === '/' ? '' : base.pathname;
+
+  return async (req, res) => {
+    const raw = req.url ?? '/';
+    const q = raw.indexOf('?');
+    const pathname = q < 0 ? raw : raw.slice(0, q);
+    const search = q < 0 ? '' : raw.slice(q + 1);
+    const { basePath } = core;
+    if (
+      (req as { rawBody?: unknown }).rawBody !== undefined ||
+      (core.cors && req.headers.origin !== undefined) ||
+      !PLAIN_PATH.test(pathname) ||
+      !PLAIN_QUERY.test(search) ||
+      (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`))
+    ) {
+      return fallback(req, res);
+    }
+    const path = pathname.slice(basePath.length) || '/';
+    const matched = matchRoute(req.method ?? 'GET', path);
+    const route = matched?.route;
+    if (!matched || !route || route.user === 'multipart' || (route.startsRun && req.headers['idempotency-key'] !== undefined) || repeated(req, 'authorization')) {
+      return fallback(req, res);
+    }
+    try {
+      await forward(req, res, route, matched, path, search);
+    } catch (error) {
+      // What the fetch adapter does with a handler that throws: a bare 500, the error logged.
+      console.error(error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }
+  };
+
+  async function forward(req: IncomingMessage, res: ServerResponse, route: RelayRoute, matched: NonNullable<ReturnType<typeof matchRoute>>, path: string, search: string): Promise<void> {
+    let upstreamRequest: ClientRequest | undefined;
+    let release = () => {};
+    let clientGone = false;
+    res.once('close', () => {
+      if (!res.writableFinished) clientGone = true;
+      release();
+      if (clientGone) upstreamRequest?.destroy();
+    });
+    const admitted = await core.admit(matched, req.headers.authorization ?? null, null);
+    if (admitted instanceof Response) return writeResponse(res, admitted);
+    const { claims } = admitted;
+    let released = false;
+    release = () => {
+      if (released) return;
+      released = true;
+      admitted.release?.();
+    };
+    if (clientGone) return release();
+
+    const query = new URLSearchParams();
+    // Every spelling a lenient server might bind to `user` goes, not just the exact name.
+    if (search) for (const [key, value] of new URLSearchParams(search)) if (!isUserField(key)) query.append(key, value);
+    if (route.user === 'query') query.set('user', claims.user);
+    const qs = query.toString();
+    const headers: OutgoingHttpHeaders = {};
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = req.headers[name];
+      if (value) headers[name] = value;
+    }
+    // What fetch sends when the browser named no type.
+    headers.accept ??= '*/*';
+    headers.authorization = `Bearer ${core.apiKey}`;
+    let body: string | undefined;
+    if (route.user === 'json') {
+      const text = await readLimited(req, core.maxJson);
+      // Broken off: the browser has gone.
+      if (text === undefined) return release();
+      const json = core.jsonBody(text, claims.user);
+      if (json instanceof Response) {
+        release();
+        // The rest of an oversized body is left unread: the connection ends with the answer.
+        if (text === null) res.setHeader('Connection', 'close');
+        return writeResponse(res, json);
+      }
+      body = json;
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
+    if (clientGone) return release();
+
+    upstreamRequest = send({ hostname, port, path: prefix + path + (qs ? `?${qs}` : ''), method: req.method, headers, agent });
+    await new Promise<void>((done) => {
+      upstreamRequest!.once('error', (error) => {
+        if (!clientGone) {
+          core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason({ cause: error })}).` });
+          release();
+          void writeResponse(res, relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
+        }
+        done();
+      });
+      upstreamRequest!.once('response', (answer) => {
+        answer.on('error', () => undefined);
+        void relayAnswer(answer).finally(done);
+      });
+      upstreamRequest!.end(body);
+    });
+
+    async function relayAnswer(answer: IncomingMessage): Promise<void> {
+      const status = answer.statusCode ?? 502;
+      const head = core.answerHead(status, (name) => headerValue(answer.headers, name), route);
+      if (head instanceof Response) {
+        upstreamRequest?.destroy();
+        release();
+        return writeResponse(res, head);
+      }
+      const source = decoded(answer);
+      if (status >= 400) {
+        const text = await readText(source, MAX_ERROR_BODY_BYTES);
+        if (text === null) upstreamRequest?.destroy();
+        release();
+        return writeResponse(res, core.errorAnswer(status, text, head));
+      }
+      if (NULL_BODY.has(status)) {
+        answer.resume();
+        release();
+        return writeResponse(res, new Response(null, { status, headers: head }));
+      }
+      // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length.
+      head.delete('content-length');
+      res.writeHead(status, outgoingHeaders(head));
+      // Sent now, not with the first chunk: a stream's headers tell the browser it is open.
+      res.flushHeaders();
+      const scrubber = core.scrubber();
+      await new Promise<void>((done) => {
+        let finished = false;
+        const finish = () => {
+          finished = true;
+          release();
+          done();
+        };
+        source.on('data', (chunk: Buffer) => {
+          const out = scrubber.push(chunk);
+          if (out.length && !res.write(out)) {
+            source.pause();
+            res.once('drain', () => source.resume());
+          }
+        });
+        source.once('end', () => {
+          if (finished) return;
+          const rest = scrubber.flush();
+          res.end(rest.length ? rest : undefined);
+          finish();
+        });
+        const broken = (error?: unknown) => {
+          if (finished) return;
+          if (!clientGone) {
+            // Like the fetch path: the browser sees a broken stream, never a clean end, and the
+            // report names the route template only.
+            console.error(brokeOff(`${route.method} ${route.name}`, error ?? new Error('aborted')));
+            res.destroy();
+          }
+          finish();
+        };
+        source.once('error', broken);
+        answer.once('close', () => {
+          if (!answer.complete) broken(Object.assign(new Error('terminated'), { code: 'UND_ERR_SOCKET' }));
+        });
+      });
+    }
+  }
+}
+
+/** Whether `name` came more than once (a web `Headers` would join them, and refuse the join). */
+function repeated(req: IncomingMessage, name: string): boolean {
+  let seen = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.length === name.length && req.rawHeaders[i]!.toLowerCase() === name && ++seen > 1) return true;
+  return false;
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The answer's body decoded as fetch decodes it (`gzip`, `deflate`, `br`); other codings pass as they are. */
+function decoded(answer: IncomingMessage): Readable {
+  const coding = String(answer.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : coding === 'br' ? createBrotliDecompress() : undefined;
+  if (!decoder) return answer;
+  answer.on('error', (error) => decoder.destroy(error));
+  return answer.pipe(decoder);
+}
+
+/** A request body as text, or `null` once it passes `limit` bytes (reading stops there). */
+async function readLimited(req: IncomingMessage, limit: number): Promise<string | null | undefined> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (Number.isFinite(declared) && declared > limit) return null;
+  return readText(req, limit);
+}
+
+/** A stream as text; `null` past `limit` bytes; `undefined` when it broke off. */
+function readText(source: Readable, limit: number): Promise<string | null | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    source.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        source.pause();
+        source.removeAllListeners('data');
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    source.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    source.once('error', () => resolve(undefined));
+    source.once('close', () => resolve(undefined));
+  });
+}
+
+/** `headers` for `writeHead`, with the headers every relay answer carries (see `hardened`). */
+function outgoingHeaders(headers: Headers): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of headers) out[name] = value;
+  for (const [name, value] of Object.entries(HARDENING)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** Writes one of the relay's own (small, complete) answers. */
+async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (res.destroyed) return;
+  const headers = outgoingHeaders(response.headers);
+  if (body) headers['content-length'] = body.length;
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
