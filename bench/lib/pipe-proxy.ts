@@ -11,6 +11,8 @@ const server = createServer((req, res) => {
     answer.pipe(res);
   });
   out.on('error', () => res.destroy());
+  // A client that leaves closes the upstream side too (held streams would pile up otherwise).
+  res.on('close', () => res.writableFinished || out.destroy());
   req.pipe(out);
 });
 process.on('SIGINT', () => process.exit(0));

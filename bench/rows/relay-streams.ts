@@ -7,7 +7,7 @@
  */
 import { Agent } from 'node:http';
 import { openStream } from '../lib/client.js';
-import { round, stats, type BenchRow, type Measurement } from '../harness.js';
+import { MB, round, stats, type BenchRow, type Measurement } from '../harness.js';
 import { heapOf, startChild, type Child } from '../lib/processes.js';
 
 /** Opens `count` held streams (a few at a time), waits for each one's first event; returns a closer. */
@@ -34,18 +34,32 @@ async function hold(url: string, token: string, count: number): Promise<() => Pr
   };
 }
 
+/**
+ * The server's heap once the closed streams are gone: a server takes a moment (over a second
+ * here) to let go of 2,000 closed sockets, and a reading before that would count them as the
+ * next round's baseline. Waits (at most 10 s) for the heap to come back near `level`.
+ */
+async function settled(server: Child<unknown>, level: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const heap = await heapOf(server);
+    if (heap < level + 2 * MB || Date.now() > deadline) return heap;
+  }
+}
+
 /** Heap bytes per held stream in `server`, over `rounds` rounds. */
 async function perStream(server: Child<{ url: string; token?: string }>, token: string, count: number, rounds: number): Promise<number[]> {
   // Warm-up: the code paths compiled, pools and caches filled, before the first heap reading.
   await (await hold(server.info.url, token, 50))();
   const out: number[] = [];
+  let before = await heapOf(server);
   for (let i = 0; i < rounds; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const before = await heapOf(server);
     const close = await hold(server.info.url, token, count);
     const during = await heapOf(server);
     out.push((during - before) / count);
     await close();
+    before = await settled(server, before);
   }
   return out;
 }

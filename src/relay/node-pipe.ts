@@ -18,6 +18,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { HARDENING, relayError } from './errors.js';
 import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, type RelayCore } from './relay.js';
+import type { KeyScrubber } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
 import { isUserField } from './user-field.js';
 
@@ -73,24 +74,12 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
   };
 
   async function forward(req: IncomingMessage, res: ServerResponse, route: RelayRoute, matched: NonNullable<ReturnType<typeof matchRoute>>, path: string, search: string): Promise<void> {
-    let upstreamRequest: ClientRequest | undefined;
-    let release = () => {};
-    let clientGone = false;
-    res.once('close', () => {
-      if (!res.writableFinished) clientGone = true;
-      release();
-      if (clientGone) upstreamRequest?.destroy();
-    });
+    const exchange = new Exchange(core, res, route);
     const admitted = await core.admit(matched, req.headers.authorization ?? null, null);
     if (admitted instanceof Response) return writeResponse(res, admitted);
     const { claims } = admitted;
-    let released = false;
-    release = () => {
-      if (released) return;
-      released = true;
-      admitted.release?.();
-    };
-    if (clientGone) return release();
+    exchange.release = admitted.release;
+    if (exchange.clientGone) return exchange.end();
 
     const query = new URLSearchParams();
     // Every spelling a lenient server might bind to `user` goes, not just the exact name.
@@ -109,10 +98,10 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
     if (route.user === 'json') {
       const text = await readLimited(req, core.maxJson);
       // Broken off: the browser has gone.
-      if (text === undefined) return release();
+      if (text === undefined) return exchange.end();
       const json = core.jsonBody(text, claims.user);
       if (json instanceof Response) {
-        release();
+        exchange.end();
         // The rest of an oversized body is left unread: the connection ends with the answer.
         if (text === null) res.setHeader('Connection', 'close');
         return writeResponse(res, json);
@@ -121,87 +110,126 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(body);
     }
-    if (clientGone) return release();
+    if (exchange.clientGone) return exchange.end();
+    exchange.start(send({ hostname, port, path: prefix + path + (qs ? `?${qs}` : ''), method: req.method, headers, agent }), body);
+  }
+}
 
-    upstreamRequest = send({ hostname, port, path: prefix + path + (qs ? `?${qs}` : ''), method: req.method, headers, agent });
-    await new Promise<void>((done) => {
-      upstreamRequest!.once('error', (error) => {
-        if (!clientGone) {
-          core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason({ cause: error })}).` });
-          release();
-          void writeResponse(res, relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
-        }
-        done();
-      });
-      upstreamRequest!.once('response', (answer) => {
-        answer.on('error', () => undefined);
-        void relayAnswer(answer).finally(done);
-      });
-      upstreamRequest!.end(body);
+/**
+ * One request on its way through: the upstream request, the answer piped back scrubbed, the
+ * stream slot freed when either side ends. Its state is one object and listeners that close over
+ * it alone, so a held stream keeps little more than Node's own sockets alive (issue 15: ≤ 16 KB).
+ */
+class Exchange {
+  release: (() => void) | undefined;
+  clientGone = false;
+  #upstream: ClientRequest | undefined;
+  #scrubber: KeyScrubber | undefined;
+  #finished = false;
+
+  constructor(
+    readonly core: RelayCore,
+    readonly res: ServerResponse,
+    readonly route: RelayRoute,
+  ) {
+    res.once('close', () => {
+      if (!res.writableFinished) {
+        this.clientGone = true;
+        this.#upstream?.destroy();
+      }
+      this.end();
     });
+  }
 
-    async function relayAnswer(answer: IncomingMessage): Promise<void> {
-      const status = answer.statusCode ?? 502;
-      const head = core.answerHead(status, (name) => headerValue(answer.headers, name), route);
-      if (head instanceof Response) {
-        upstreamRequest?.destroy();
-        release();
-        return writeResponse(res, head);
-      }
-      const source = decoded(answer);
-      if (status >= 400) {
-        const text = await readText(source, MAX_ERROR_BODY_BYTES);
-        if (text === null) upstreamRequest?.destroy();
-        release();
-        return writeResponse(res, core.errorAnswer(status, text, head));
-      }
-      if (NULL_BODY.has(status)) {
-        answer.resume();
-        release();
-        return writeResponse(res, new Response(null, { status, headers: head }));
-      }
-      // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length.
-      head.delete('content-length');
-      res.writeHead(status, outgoingHeaders(head));
-      // Sent now, not with the first chunk: a stream's headers tell the browser it is open.
-      res.flushHeaders();
-      const scrubber = core.scrubber();
-      await new Promise<void>((done) => {
-        let finished = false;
-        const finish = () => {
-          finished = true;
-          release();
-          done();
-        };
-        source.on('data', (chunk: Buffer) => {
-          const out = scrubber.push(chunk);
-          if (out.length && !res.write(out)) {
-            source.pause();
-            res.once('drain', () => source.resume());
-          }
-        });
-        source.once('end', () => {
-          if (finished) return;
-          const rest = scrubber.flush();
-          res.end(rest.length ? rest : undefined);
-          finish();
-        });
-        const broken = (error?: unknown) => {
-          if (finished) return;
-          if (!clientGone) {
-            // Like the fetch path: the browser sees a broken stream, never a clean end, and the
-            // report names the route template only.
-            console.error(brokeOff(`${route.method} ${route.name}`, error ?? new Error('aborted')));
-            res.destroy();
-          }
-          finish();
-        };
-        source.once('error', broken);
-        answer.once('close', () => {
-          if (!answer.complete) broken(Object.assign(new Error('terminated'), { code: 'UND_ERR_SOCKET' }));
-        });
+  /** Frees the stream slot (once). */
+  end(): void {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  start(upstream: ClientRequest, body: string | undefined): void {
+    this.#upstream = upstream;
+    upstream.once('error', (error) => {
+      if (this.clientGone || this.#finished || this.res.headersSent) return;
+      const { route } = this;
+      this.core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason({ cause: error })}).` });
+      this.#answerWith(relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
+    });
+    upstream.once('response', (answer) => {
+      answer.on('error', () => undefined);
+      this.#relay(answer).catch((error: unknown) => {
+        console.error(error);
+        this.res.destroy();
       });
+    });
+    upstream.end(body);
+  }
+
+  #answerWith(response: Response): Promise<void> {
+    this.#finished = true;
+    this.end();
+    return writeResponse(this.res, response);
+  }
+
+  async #relay(answer: IncomingMessage): Promise<void> {
+    const { core, res } = this;
+    const status = answer.statusCode ?? 502;
+    const head = core.answerHead(status, (name) => headerValue(answer.headers, name), this.route);
+    if (head instanceof Response) {
+      this.#upstream?.destroy();
+      return this.#answerWith(head);
     }
+    const source = decoded(answer);
+    if (status >= 400) {
+      const text = await readText(source, MAX_ERROR_BODY_BYTES);
+      if (text === null) this.#upstream?.destroy();
+      return this.#answerWith(core.errorAnswer(status, text, head));
+    }
+    if (NULL_BODY.has(status)) {
+      answer.resume();
+      return this.#answerWith(new Response(null, { status, headers: head }));
+    }
+    // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length.
+    head.delete('content-length');
+    res.writeHead(status, outgoingHeaders(head));
+    // A stream's headers go now, not with its first event: they tell the browser it is open.
+    if (this.route.streams) res.flushHeaders();
+    this.#scrubber = core.scrubber();
+    source.on('data', (chunk: Buffer) => this.#data(source, chunk));
+    source.once('end', () => this.#end());
+    source.once('error', (error) => this.#broken(error));
+    answer.once('close', () => {
+      if (!answer.complete) this.#broken(Object.assign(new Error('terminated'), { code: 'UND_ERR_SOCKET' }));
+    });
+  }
+
+  #data(source: Readable, chunk: Buffer): void {
+    const out = this.#scrubber!.push(chunk);
+    if (out.length && !this.res.write(out)) {
+      source.pause();
+      this.res.once('drain', () => source.resume());
+    }
+  }
+
+  #end(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    const rest = this.#scrubber!.flush();
+    this.res.end(rest.length ? rest : undefined);
+    this.end();
+  }
+
+  #broken(error: unknown): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    if (!this.clientGone) {
+      // Like the fetch path: the browser sees a broken stream, never a clean end, and the report
+      // names the route template only.
+      console.error(brokeOff(`${this.route.method} ${this.route.name}`, error));
+      this.res.destroy();
+    }
+    this.end();
   }
 }
 
