@@ -78,11 +78,38 @@ export function formDataBoundary(contentType: string | null): string | undefined
   return /^[0-9A-Za-z'()+_,./:=? -]{0,69}[0-9A-Za-z'()+_,./:=?-]$/.test(boundary) ? boundary : undefined;
 }
 
-export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundary: string, user: string, limits: MultipartLimits): MultipartRewrite {
+/**
+ * Where an upload's bytes come from: a web stream's reader, or (on Node) the request itself
+ * (node-pipe.ts), so neither transport wraps the other's stream.
+ */
+export interface ChunkSource {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** The rewritten upload as chunks to send on, pulled one at a time. */
+export interface MultipartChunks {
+  chunks: AsyncGenerator<Uint8Array, void, undefined>;
+  contentType: string;
+  readonly failure: MultipartError | undefined;
+}
+
+export function rewriteMultipartChunks(source: ChunkSource, boundary: string, user: string, limits: MultipartLimits): MultipartChunks {
   const outBoundary = `----relay${randomHex(16)}`;
   const state: { failure: MultipartError | undefined } = { failure: undefined };
+  return {
+    chunks: rewrite(source, boundary, outBoundary, user, limits, state),
+    contentType: `multipart/form-data; boundary=${outBoundary}`,
+    get failure() {
+      return state.failure;
+    },
+  };
+}
+
+export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundary: string, user: string, limits: MultipartLimits): MultipartRewrite {
   const reader = source.getReader();
-  const chunks = rewrite(reader, boundary, outBoundary, user, limits, state);
+  const rewritten = rewriteMultipartChunks(reader, boundary, user, limits);
+  const { chunks } = rewritten;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -101,9 +128,9 @@ export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundar
   }, new CountQueuingStrategy({ highWaterMark: READ_AHEAD_CHUNKS }));
   return {
     body,
-    contentType: `multipart/form-data; boundary=${outBoundary}`,
+    contentType: rewritten.contentType,
     get failure() {
-      return state.failure;
+      return rewritten.failure;
     },
   };
 }
@@ -111,7 +138,7 @@ export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundar
 type Phase = 'preamble' | 'after-delimiter' | 'headers' | 'body' | 'done';
 
 async function* rewrite(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkSource,
   boundary: string,
   outBoundary: string,
   user: string,
@@ -190,7 +217,7 @@ async function* rewrite(
       if (progressed || phase === 'done') continue;
       if (ended) fail(400, 'The multipart body ended before its closing boundary.');
       const { done, value } = await reader.read();
-      if (done) {
+      if (done || !value) {
         ended = true;
         continue;
       }
@@ -215,7 +242,7 @@ async function* rewrite(
     // the limit) leaves the browser's connection clean for the answer.
     while (!ended) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done || !value) break;
       received += value.byteLength;
       if (received > limits.maxBytes) fail(413, `The upload exceeds the ${limits.maxBytes} byte limit.`);
     }

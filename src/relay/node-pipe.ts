@@ -9,7 +9,7 @@
  *
  * What this path does not carry goes to the fetch handler (`fallback`), which answers it the
  * same way it always has: preflights and requests with an `Origin` when CORS is on, run starts
- * with an `Idempotency-Key`, uploads, paths the allowlist refuses (404), anything whose URL would
+ * with an `Idempotency-Key`, paths the allowlist refuses (404), anything whose URL would
  * need normalizing to read, bodies a framework already parsed, relays given their own `fetch`.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
@@ -17,7 +17,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { HARDENING, relayError } from './errors.js';
-import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, type RelayCore } from './relay.js';
+import { rewriteMultipartChunks, type ChunkSource, type MultipartChunks } from './multipart.js';
+import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, uploadRefusal, type RelayCore } from './relay.js';
 import type { KeyScrubber } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
 import { isUserField } from './user-field.js';
@@ -60,7 +61,7 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
     const path = pathname.slice(basePath.length) || '/';
     const matched = matchRoute(req.method ?? 'GET', path);
     const route = matched?.route;
-    if (!matched || !route || route.user === 'multipart' || (route.startsRun && req.headers['idempotency-key'] !== undefined) || repeated(req, 'authorization')) {
+    if (!matched || !route || (route.startsRun && req.headers['idempotency-key'] !== undefined) || repeated(req, 'authorization') || (route.user === 'multipart' && repeated(req, 'content-type'))) {
       return fallback(req, res);
     }
     try {
@@ -94,8 +95,18 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
     // What fetch sends when the browser named no type.
     headers.accept ??= '*/*';
     headers.authorization = `Bearer ${core.apiKey}`;
-    let body: string | undefined;
-    if (route.user === 'json') {
+    let body: string | MultipartChunks | undefined;
+    if (route.user === 'multipart') {
+      const declared = Number(req.headers['content-length'] ?? 0);
+      const boundary = core.uploadBoundary(Number.isFinite(declared) ? declared : 0, req.headers['content-type'] ?? null);
+      if (boundary instanceof Response) {
+        exchange.end();
+        res.setHeader('Connection', 'close');
+        return writeResponse(res, boundary);
+      }
+      body = rewriteMultipartChunks(requestSource(req), boundary, claims.user, { maxBytes: core.maxUpload });
+      headers['content-type'] = body.contentType;
+    } else if (route.user === 'json') {
       const text = await readLimited(req, core.maxJson);
       // Broken off: the browser has gone.
       if (text === undefined) return exchange.end();
@@ -148,10 +159,16 @@ class Exchange {
     release?.();
   }
 
-  start(upstream: ClientRequest, body: string | undefined): void {
+  start(upstream: ClientRequest, body: string | MultipartChunks | undefined): void {
     this.#upstream = upstream;
     upstream.once('error', (error) => {
       if (this.clientGone || this.#finished || this.res.headersSent) return;
+      const refused = typeof body === 'object' ? body.failure : undefined;
+      if (refused) {
+        // The rest of the upload is left unread: the connection ends with the answer.
+        this.res.setHeader('Connection', 'close');
+        return void this.#answerWith(uploadRefusal(refused));
+      }
       const { route } = this;
       this.core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason({ cause: error })}).` });
       this.#answerWith(relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
@@ -163,7 +180,8 @@ class Exchange {
         this.res.destroy();
       });
     });
-    upstream.end(body);
+    if (typeof body === 'object') void pump(body.chunks, upstream);
+    else upstream.end(body);
   }
 
   #answerWith(response: Response): Promise<void> {
@@ -231,6 +249,90 @@ class Exchange {
     }
     this.end();
   }
+}
+
+/**
+ * Bytes the upload may run ahead of the upstream socket: the browser's side keeps arriving while
+ * the socket drains, instead of one chunk at a time in lockstep (a few socket reads).
+ */
+const UPLOAD_AHEAD_BYTES = 256 * 1024;
+/** Request chunks read ahead of the rewriter before the request is paused. */
+const READ_AHEAD_CHUNKS = 4;
+
+/** Sends the rewritten upload upstream; a refusal or a broken request breaks the upstream request off. */
+async function pump(chunks: AsyncGenerator<Uint8Array, void, undefined>, upstream: ClientRequest): Promise<void> {
+  try {
+    for (;;) {
+      const { done, value } = await chunks.next();
+      if (done) break;
+      if (upstream.destroyed) return void (await chunks.return(undefined));
+      upstream.write(value);
+      if (upstream.writableLength > UPLOAD_AHEAD_BYTES) {
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            upstream.off('drain', go);
+            upstream.off('close', go);
+            resolve();
+          };
+          upstream.on('drain', go);
+          upstream.on('close', go);
+        });
+      }
+    }
+    upstream.end();
+  } catch (error) {
+    upstream.destroy(error as Error);
+  }
+}
+
+/**
+ * The request's body for the multipart rewriter, chunk by chunk as Node reads them (no copies),
+ * a few chunks ahead; a request that ends before its body did fails the read.
+ */
+function requestSource(req: IncomingMessage): ChunkSource {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const next = wake;
+    wake = undefined;
+    next?.();
+  };
+  req.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    if (queue.length >= READ_AHEAD_CHUNKS) req.pause();
+    notify();
+  });
+  req.once('end', () => {
+    ended = true;
+    notify();
+  });
+  const broken = (error?: Error) => {
+    if (ended) return;
+    failure ??= error ?? new Error('The request ended before its body did.');
+    notify();
+  };
+  req.once('error', broken);
+  req.once('close', () => broken());
+  return {
+    async read() {
+      for (;;) {
+        const value = queue.shift();
+        if (value) {
+          if (req.isPaused() && queue.length < READ_AHEAD_CHUNKS) req.resume();
+          return { done: false, value };
+        }
+        if (ended) return { done: true };
+        if (failure) throw failure;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    async cancel() {
+      // Not destroyed: the answer (a 413, say) still goes out on this connection, which then closes.
+      req.pause();
+    },
+  };
 }
 
 /** Whether `name` came more than once (a web `Headers` would join them, and refuse the join). */

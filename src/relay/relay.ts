@@ -10,7 +10,7 @@ import type { SessionGrant } from '../protocol/index.js';
 import { declaredLength, parseJsonObject, readLimited, readStreamLimited } from './body.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
 import { hardened, relayError } from './errors.js';
-import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from './multipart.js';
+import { formDataBoundary, rewriteMultipartUser, type MultipartError, type MultipartRewrite } from './multipart.js';
 import { RateLimiter, userKey, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
 import { Redactor, type KeyScrubber } from './redact.js';
 import { matchRoute, RUN_EVENTS_ROUTE, type RelayRoute } from './routes.js';
@@ -444,7 +444,7 @@ export function createRelay(options: RelayOptions): Relay {
     } catch (error) {
       aborter.abort();
       const refused = multipart?.failure;
-      if (refused) return { refusal: relayError(refused.status, refused.status === 413 ? 'payload_too_large' : 'invalid_param', refused.message) };
+      if (refused) return { refusal: uploadRefusal(refused) };
       if (request.signal.aborted) return { refusal: relayError(499, 'upstream_unavailable', 'The client closed the request.') };
       log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason(error)}).` });
       return { refusal: relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.') };
@@ -540,9 +540,9 @@ export function createRelay(options: RelayOptions): Relay {
   /** The body to send upstream with the session's `user` in it (setting its Content-Type), or a refusal. */
   async function outgoingBody(request: Request, route: RelayRoute, user: string, headers: Headers): Promise<string | MultipartRewrite | undefined | Response> {
     if (route.user === 'multipart') {
-      if (declaredLength(request) > maxUpload) return relayError(413, 'payload_too_large', `The upload exceeds the ${maxUpload} byte limit.`);
-      const boundary = formDataBoundary(request.headers.get('content-type'));
-      if (!boundary || !request.body) return relayError(400, 'invalid_param', 'An upload must be multipart/form-data with a boundary.');
+      const boundary = uploadBoundary(declaredLength(request), request.headers.get('content-type'));
+      if (boundary instanceof Response) return boundary;
+      if (!request.body) return relayError(400, 'invalid_param', MULTIPART_NEEDED);
       const rewrite = rewriteMultipartUser(request.body, boundary, user, { maxBytes: maxUpload });
       headers.set('Content-Type', rewrite.contentType);
       return rewrite;
@@ -551,6 +551,12 @@ export function createRelay(options: RelayOptions): Relay {
     const body = jsonBody(await readLimited(request, maxJson), user);
     if (typeof body === 'string') headers.set('Content-Type', 'application/json');
     return body;
+  }
+
+  /** An upload's boundary, or its refusal before a byte is read: too large as declared, or not multipart. */
+  function uploadBoundary(declared: number, contentType: string | null): string | Response {
+    if (declared > maxUpload) return relayError(413, 'payload_too_large', `The upload exceeds the ${maxUpload} byte limit.`);
+    return formDataBoundary(contentType) ?? relayError(400, 'invalid_param', MULTIPART_NEEDED);
   }
 
   /** A JSON body as sent upstream, the session's `user` in it; or its refusal (`null`: past the size limit). */
@@ -579,7 +585,9 @@ export function createRelay(options: RelayOptions): Relay {
     direct: options.fetch === undefined,
     cors: cors.enabled,
     maxJson,
+    maxUpload,
     admit,
+    uploadBoundary,
     jsonBody,
     answerHead,
     errorAnswer,
@@ -604,8 +612,10 @@ export interface RelayCore {
   /** Whether CORS is on: requests with an `Origin` then take the fetch handler, which answers it. */
   cors: boolean;
   maxJson: number;
+  maxUpload: number;
   admit(matched: MatchedRoute, authorization: string | null, idempotencyKey: string | null): Promise<Admitted | Response>;
   jsonBody(text: string | null, user: string): string | Response;
+  uploadBoundary(declared: number, contentType: string | null): string | Response;
   answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | Headers;
   errorAnswer(status: number, text: string | null | undefined, headers: Headers): Response;
   scrubber(): KeyScrubber;
@@ -654,6 +664,13 @@ function releasingWhenDone(answer: Response, release: () => void, signal: AbortS
   onEnd(release);
   return answer;
 }
+
+/** The answer to an upload the rewriter refused while it streamed. */
+export function uploadRefusal(failure: MultipartError): Response {
+  return relayError(failure.status, failure.status === 413 ? 'payload_too_large' : 'invalid_param', failure.message);
+}
+
+const MULTIPART_NEEDED = 'An upload must be multipart/form-data with a boundary.';
 
 /** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */
 export function failureReason(error: unknown): string {
