@@ -29,6 +29,8 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
 /** A query `URL` would not re-encode: printable ASCII, no fragment. */
 const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/;
+/** Largest answer held whole to be sent in one write (see `Exchange`); larger ones stream. */
+const SMALL_ANSWER_BYTES = 64 * 1024;
 /** Statuses whose answers have no body (fetch gives them a `null` body). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
@@ -209,7 +211,24 @@ class Exchange {
       return this.#answerWith(new Response(null, { status, headers: head }));
     }
     // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length.
+    const length = Number(head.get('content-length') ?? NaN);
     head.delete('content-length');
+    if (!this.route.streams && source === answer && length <= SMALL_ANSWER_BYTES) {
+      // A settings or JSON answer of known, small length: held whole, scrubbed, and sent with its
+      // (scrubbed) length in one write, as a bare proxy would, rather than chunked.
+      const bytes = await readBytes(source, SMALL_ANSWER_BYTES);
+      // Node's parser stops at the declared length, so more than that cannot come: only a break.
+      if (!bytes) return this.#broken(Object.assign(new Error('terminated'), { code: 'UND_ERR_SOCKET' }));
+      const scrubber = core.scrubber();
+      const first = scrubber.push(bytes);
+      const rest = scrubber.flush();
+      const body = rest.length ? Buffer.concat([first, rest]) : first;
+      this.#finished = true;
+      this.end();
+      res.writeHead(status, { ...outgoingHeaders(head), 'content-length': body.length });
+      res.end(body);
+      return;
+    }
     res.writeHead(status, outgoingHeaders(head));
     // A stream's headers go now, not with its first event: they tell the browser it is open.
     if (this.route.streams) res.flushHeaders();
@@ -365,7 +384,13 @@ async function readLimited(req: IncomingMessage, limit: number): Promise<string 
 }
 
 /** A stream as text; `null` past `limit` bytes; `undefined` when it broke off. */
-function readText(source: Readable, limit: number): Promise<string | null | undefined> {
+async function readText(source: Readable, limit: number): Promise<string | null | undefined> {
+  const bytes = await readBytes(source, limit);
+  return bytes && bytes.toString('utf8');
+}
+
+/** A stream's bytes; `null` past `limit` bytes (reading stops there); `undefined` when it broke off. */
+function readBytes(source: Readable, limit: number): Promise<Buffer | null | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -379,7 +404,7 @@ function readText(source: Readable, limit: number): Promise<string | null | unde
       }
       chunks.push(chunk);
     });
-    source.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    source.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     source.once('error', () => resolve(undefined));
     source.once('close', () => resolve(undefined));
   });
