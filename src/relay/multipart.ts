@@ -10,23 +10,10 @@
  * the browser wrote: names and file names with quotes, backslashes or control characters,
  * duplicate or folded headers and RFC 2231 `name*` parameters are refused rather than guessed.
  */
-import { concat, indexOf as scanIndexOf } from './bytes.js';
+import { concat, heldTail, indexOf } from './bytes.js';
 import { isUserField } from './user-field.js';
 
-type NodeBuffer = Uint8Array & { indexOf(value: Uint8Array, byteOffset?: number): number };
-const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBuffer } }).Buffer;
-
-/**
- * The first index of `needle` in `hay` from `from` on, or -1: Node's native `Buffer.indexOf`
- * (a view, no copy) where it exists, a scan keyed on the first byte elsewhere (edge runtimes).
- * Profiling a 200 MB upload put the JS scan among the top costs; the native search is several
- * times faster on file bytes.
- */
-export function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
-  if (!NodeBuffer) return scanIndexOf(hay, needle, from);
-  if (!needle.length) return -1;
-  return NodeBuffer.from(hay.buffer, hay.byteOffset, hay.byteLength).indexOf(needle, from);
-}
+export { indexOf };
 
 export class MultipartError extends Error {
   constructor(
@@ -253,18 +240,6 @@ async function* rewrite(
 }
 
 const HEADER_END = new Uint8Array([13, 10, 13, 10]);
-
-/** The length of the longest end of `data` that is a proper start of `needle`. */
-function heldTail(data: Uint8Array, needle: Uint8Array): number {
-  for (let start = Math.max(0, data.length - (needle.length - 1)); start < data.length; start++) {
-    start = data.indexOf(needle[0]!, start);
-    if (start < 0) return 0;
-    let j = 0;
-    while (start + j < data.length && data[start + j] === needle[j]) j++;
-    if (start + j === data.length) return data.length - start;
-  }
-  return 0;
-}
 
 interface PartHeader {
   name: string;

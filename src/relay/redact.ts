@@ -4,7 +4,7 @@
  * traceback, a provider's error text, a code node printing its environment.
  */
 
-import { concat, indexOf } from './bytes.js';
+import { concat, heldTail, indexOf } from './bytes.js';
 
 export const REDACTED = '[redacted]';
 const REPLACEMENT = new TextEncoder().encode(REDACTED);
@@ -129,18 +129,7 @@ export function replaceBytes(data: Uint8Array, needle: Uint8Array, replacement: 
     parts.push(data.subarray(from, at), replacement);
     from = at + needle.length;
   }
-  const held = partialMatchLength(data, needle, from);
+  const held = heldTail(data, needle, from);
   parts.push(data.subarray(from, data.length - held));
   return { out: parts.length === 1 ? parts[0]! : concat(...parts), rest: held ? data.slice(data.length - held) : EMPTY };
-}
-
-/** The length of the longest end of `data` (from `from` on) that is a proper start of `needle`. */
-function partialMatchLength(data: Uint8Array, needle: Uint8Array, from: number): number {
-  for (let length = Math.min(needle.length - 1, data.length - from); length > 0; length--) {
-    const start = data.length - length;
-    let j = 0;
-    while (j < length && data[start + j] === needle[j]) j++;
-    if (j === length) return length;
-  }
-  return 0;
 }
