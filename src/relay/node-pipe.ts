@@ -31,6 +31,8 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)*\/?$/;
 const PLAIN_QUERY = /^[\x21-\x22\x24-\x7e]*$/;
 /** Largest answer held whole to be sent in one write (see `Exchange`); larger ones stream. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
+/** Statuses fetch follows, or with `redirect: 'error'` refuses, when they carry a `Location`. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Statuses whose answers have no body (fetch gives them a `null` body). */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
@@ -163,20 +165,14 @@ class Exchange {
 
   start(upstream: ClientRequest, body: string | MultipartChunks | undefined): void {
     this.#upstream = upstream;
-    upstream.once('error', (error) => {
-      if (this.clientGone || this.#finished || this.res.headersSent) return;
-      const refused = typeof body === 'object' ? body.failure : undefined;
-      if (refused) {
-        // The rest of the upload is left unread: the connection ends with the answer.
-        this.res.setHeader('Connection', 'close');
-        return void this.#answerWith(uploadRefusal(refused));
-      }
-      const { route } = this;
-      this.core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason({ cause: error })}).` });
-      this.#answerWith(relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
-    });
+    upstream.once('error', (error) => this.#unreachable(error, body));
     upstream.once('response', (answer) => {
       answer.on('error', () => undefined);
+      if (REDIRECTS.has(answer.statusCode ?? 0) && answer.headers.location !== undefined) {
+        // fetch's `redirect: 'error'`: the API never redirects, and a relay must not follow one.
+        upstream.destroy();
+        return this.#unreachable(new TypeError('unexpected redirect'), body);
+      }
       this.#relay(answer).catch((error: unknown) => {
         console.error(error);
         this.res.destroy();
@@ -184,6 +180,22 @@ class Exchange {
     });
     if (typeof body === 'object') void pump(body.chunks, upstream);
     else upstream.end(body);
+  }
+
+  /** No usable answer came: an upload's refusal, else `502` (logged), as the fetch handler answers. */
+  #unreachable(error: unknown, body: string | MultipartChunks | undefined): void {
+    if (this.clientGone || this.#finished || this.res.headersSent) return;
+    const refused = typeof body === 'object' ? body.failure : undefined;
+    if (refused) {
+      // The rest of the upload is left unread: the connection ends with the answer.
+      this.res.setHeader('Connection', 'close');
+      return void this.#answerWith(uploadRefusal(refused));
+    }
+    const { route } = this;
+    // Reported as fetch reports it (`ECONNREFUSED`…, else `TypeError`), so logs read the same either way.
+    const reason = failureReason(Object.assign(new TypeError('fetch failed'), { cause: error }));
+    this.core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${reason}).` });
+    void this.#answerWith(relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
   }
 
   #answerWith(response: Response): Promise<void> {

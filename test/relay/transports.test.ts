@@ -81,7 +81,7 @@ describe('the piped transport and the fetch handler', () => {
     assert.deepEqual(JSON.parse(a.answer.body), { inputs: { a: 1 }, query: 'hi', response_mode: 'blocking', user: 'alice' });
   });
 
-  test('refuse alike: a malformed body, a bad token, an upstream refusing the key, a web page, an error echoing the key', async () => {
+  test('refuse alike: a malformed body, a bad token, a redirect, an upstream refusing the key, a web page, an error echoing the key', async () => {
     upstream.handler = async (req, res) => {
       await readAll(req);
       res.writeHead(400, { 'Content-Type': 'application/json' });
@@ -97,12 +97,13 @@ describe('the piped transport and the fetch handler', () => {
       assert.ok(!a.answer.body.includes(KEY) && !a.answer.body.includes(upstream.url), path);
     }
     for (const answer of [
+      { status: 302, type: 'application/json', body: '{}', location: 'http://elsewhere.invalid/' },
       { status: 401, type: 'application/json', body: '{"code":"unauthorized"}' },
       { status: 200, type: 'text/html', body: '<h1>login</h1>' },
       { status: 503, type: 'text/html', body: '<h1>down</h1>' },
     ]) {
       upstream.handler = (_req, res) => {
-        res.writeHead(answer.status, { 'Content-Type': answer.type });
+        res.writeHead(answer.status, { 'Content-Type': answer.type, ...(answer.location ? { Location: answer.location } : {}) });
         res.end(answer.body);
       };
       const { piped: a, fetch: b } = await both('/parameters');
