@@ -230,7 +230,8 @@ class Exchange {
       // (scrubbed) length in one write, as a bare proxy would, rather than chunked.
       const bytes = await readBytes(source, SMALL_ANSWER_BYTES);
       // Node's parser stops at the declared length, so more than that cannot come: only a break.
-      if (!bytes) return this.#broken(Object.assign(new Error('terminated'), { code: 'UND_ERR_SOCKET' }));
+      if (!bytes) return this.#broken(terminated());
+      if (this.clientGone) return;
       const scrubber = core.scrubber();
       const first = scrubber.push(bytes);
       const rest = scrubber.flush();
@@ -247,9 +248,9 @@ class Exchange {
     this.#scrubber = core.scrubber();
     source.on('data', (chunk: Buffer) => this.#data(source, chunk));
     source.once('end', () => this.#end());
-    source.once('error', (error) => this.#broken(error));
+    source.once('error', () => this.#broken(terminated()));
     answer.once('close', () => {
-      if (!answer.complete) this.#broken(Object.assign(new Error('terminated'), { code: 'UND_ERR_SOCKET' }));
+      if (!answer.complete) this.#broken(terminated());
     });
   }
 
@@ -364,6 +365,11 @@ function requestSource(req: IncomingMessage): ChunkSource {
       req.pause();
     },
   };
+}
+
+/** An upstream body broken off, as fetch reports it (so the log names `UND_ERR_SOCKET` either way). */
+function terminated(): Error {
+  return Object.assign(new TypeError('terminated'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
 }
 
 /** Whether `name` came more than once (a web `Headers` would join them, and refuse the join). */
