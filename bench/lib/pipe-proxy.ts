@@ -1,6 +1,7 @@
 /** The floor for any proxy: a bare `node:http` pipe to the upstream given as argv[2] (no checks, no rewriting); prints its URL. */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import './heap-probe.js';
 
 const upstream = new URL(process.argv[2]!);
 const server = createServer((req, res) => {
@@ -10,6 +11,8 @@ const server = createServer((req, res) => {
     answer.pipe(res);
   });
   out.on('error', () => res.destroy());
+  // A client that leaves closes the upstream side too (held streams would pile up otherwise).
+  res.on('close', () => res.writableFinished || out.destroy());
   req.pipe(out);
 });
 process.on('SIGINT', () => process.exit(0));

@@ -16,7 +16,7 @@ export interface Child<T> {
 
 export async function startChild<T>(script: string, args: string[] = [], nodeArgs: string[] = []): Promise<Child<T>> {
   const file = fileURLToPath(new URL(script, import.meta.url));
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const info = await new Promise<T>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -36,6 +36,16 @@ export async function startChild<T>(script: string, args: string[] = [], nodeArg
       await ended;
     },
   };
+}
+
+/** A server child's heap after a full collection (the child imports `heap-probe.ts` and runs with `--expose-gc`). */
+export function heapOf(child: Child<unknown>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    child.process.once('message', (m: { heapUsed: number; collected: boolean }) =>
+      m.collected ? resolve(m.heapUsed) : reject(new Error('the child runs without --expose-gc: its heap would include garbage')),
+    );
+    child.process.send({ heap: true });
+  });
 }
 
 /** A process's resident set and its peak since the last `resetPeak`, in bytes (Linux). */

@@ -1,11 +1,17 @@
-/** A relay in front of the upstream given as argv[2], mounted in Node's http server; prints its URL and a session token. */
+/**
+ * A relay in front of the upstream given as argv[2] (API key argv[3]), mounted in Node's http
+ * server; argv[4], when given, is JSON merged into the relay's options (the streams row turns the
+ * per-user stream cap back on). Prints its URL and a session token.
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRelay } from '../../src/relay/index.js';
+import { createRelay, type RelayOptions } from '../../src/relay/index.js';
 import { toNodeListener } from '../../src/relay/node.js';
+import './heap-probe.js';
 
 const upstreamUrl = process.argv[2]!;
 const apiKey = process.argv[3] ?? 'app-bench-key';
+const extra = JSON.parse(process.argv[4] ?? '{}') as Partial<RelayOptions>;
 const relay = createRelay({
   upstreamUrl,
   apiKey,
@@ -14,6 +20,7 @@ const relay = createRelay({
   maxUploadBytes: 1024 * 1024 * 1024,
   rateLimit: false,
   maxStreamsPerUser: false,
+  ...extra,
 });
 const { token } = await relay.createSession({ user: 'bench' });
 const server = createServer(toNodeListener(relay));

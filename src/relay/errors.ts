@@ -17,7 +17,11 @@ export function relayError(status: number, code: RelayErrorCode, message: string
  * page, no script, no subresources, no same-origin access.
  */
 export function hardened(response: Response): Response {
-  response.headers.set('X-Content-Type-Options', 'nosniff');
-  response.headers.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
+  for (const [name, value] of Object.entries(HARDENING)) response.headers.set(name, value);
   return response;
 }
+
+export const HARDENING = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+} as const;

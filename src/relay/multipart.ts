@@ -10,23 +10,10 @@
  * the browser wrote: names and file names with quotes, backslashes or control characters,
  * duplicate or folded headers and RFC 2231 `name*` parameters are refused rather than guessed.
  */
-import { concat, indexOf as scanIndexOf } from './bytes.js';
+import { concat, heldTail, indexOf } from './bytes.js';
 import { isUserField } from './user-field.js';
 
-type NodeBuffer = Uint8Array & { indexOf(value: Uint8Array, byteOffset?: number): number };
-const NodeBuffer = (globalThis as { Buffer?: { from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBuffer } }).Buffer;
-
-/**
- * The first index of `needle` in `hay` from `from` on, or -1: Node's native `Buffer.indexOf`
- * (a view, no copy) where it exists, a scan keyed on the first byte elsewhere (edge runtimes).
- * Profiling a 200 MB upload put the JS scan among the top costs; the native search is several
- * times faster on file bytes.
- */
-export function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
-  if (!NodeBuffer) return scanIndexOf(hay, needle, from);
-  if (!needle.length) return -1;
-  return NodeBuffer.from(hay.buffer, hay.byteOffset, hay.byteLength).indexOf(needle, from);
-}
+export { indexOf };
 
 export class MultipartError extends Error {
   constructor(
@@ -78,11 +65,38 @@ export function formDataBoundary(contentType: string | null): string | undefined
   return /^[0-9A-Za-z'()+_,./:=? -]{0,69}[0-9A-Za-z'()+_,./:=?-]$/.test(boundary) ? boundary : undefined;
 }
 
-export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundary: string, user: string, limits: MultipartLimits): MultipartRewrite {
+/**
+ * Where an upload's bytes come from: a web stream's reader, or (on Node) the request itself
+ * (node-pipe.ts), so neither transport wraps the other's stream.
+ */
+export interface ChunkSource {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** The rewritten upload as chunks to send on, pulled one at a time. */
+export interface MultipartChunks {
+  chunks: AsyncGenerator<Uint8Array, void, undefined>;
+  contentType: string;
+  readonly failure: MultipartError | undefined;
+}
+
+export function rewriteMultipartChunks(source: ChunkSource, boundary: string, user: string, limits: MultipartLimits): MultipartChunks {
   const outBoundary = `----relay${randomHex(16)}`;
   const state: { failure: MultipartError | undefined } = { failure: undefined };
+  return {
+    chunks: rewrite(source, boundary, outBoundary, user, limits, state),
+    contentType: `multipart/form-data; boundary=${outBoundary}`,
+    get failure() {
+      return state.failure;
+    },
+  };
+}
+
+export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundary: string, user: string, limits: MultipartLimits): MultipartRewrite {
   const reader = source.getReader();
-  const chunks = rewrite(reader, boundary, outBoundary, user, limits, state);
+  const rewritten = rewriteMultipartChunks(reader, boundary, user, limits);
+  const { chunks } = rewritten;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -101,9 +115,9 @@ export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundar
   }, new CountQueuingStrategy({ highWaterMark: READ_AHEAD_CHUNKS }));
   return {
     body,
-    contentType: `multipart/form-data; boundary=${outBoundary}`,
+    contentType: rewritten.contentType,
     get failure() {
-      return state.failure;
+      return rewritten.failure;
     },
   };
 }
@@ -111,7 +125,7 @@ export function rewriteMultipartUser(source: ReadableStream<Uint8Array>, boundar
 type Phase = 'preamble' | 'after-delimiter' | 'headers' | 'body' | 'done';
 
 async function* rewrite(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkSource,
   boundary: string,
   outBoundary: string,
   user: string,
@@ -190,7 +204,7 @@ async function* rewrite(
       if (progressed || phase === 'done') continue;
       if (ended) fail(400, 'The multipart body ended before its closing boundary.');
       const { done, value } = await reader.read();
-      if (done) {
+      if (done || !value) {
         ended = true;
         continue;
       }
@@ -215,7 +229,7 @@ async function* rewrite(
     // the limit) leaves the browser's connection clean for the answer.
     while (!ended) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done || !value) break;
       received += value.byteLength;
       if (received > limits.maxBytes) fail(413, `The upload exceeds the ${limits.maxBytes} byte limit.`);
     }
@@ -226,18 +240,6 @@ async function* rewrite(
 }
 
 const HEADER_END = new Uint8Array([13, 10, 13, 10]);
-
-/** The length of the longest end of `data` that is a proper start of `needle`. */
-function heldTail(data: Uint8Array, needle: Uint8Array): number {
-  for (let start = Math.max(0, data.length - (needle.length - 1)); start < data.length; start++) {
-    start = data.indexOf(needle[0]!, start);
-    if (start < 0) return 0;
-    let j = 0;
-    while (start + j < data.length && data[start + j] === needle[j]) j++;
-    if (start + j === data.length) return data.length - start;
-  }
-  return 0;
-}
 
 interface PartHeader {
   name: string;

@@ -5,7 +5,8 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Relay } from './relay.js';
+import { nodeRelayListener } from './node-pipe.js';
+import { relayCore, type Relay } from './relay.js';
 import type { SessionIdentity } from './session-endpoint.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -20,10 +21,16 @@ export type NodeSessionAuthenticator = (
 
 type FrameworkRequest = IncomingMessage & { originalUrl?: string; _body?: boolean; body?: unknown; rawBody?: Buffer };
 
-/** A `(req, res)` listener for the relay (or any fetch handler), streaming both ways. */
+/**
+ * A `(req, res)` listener for the relay (or any fetch handler), streaming both ways. Given the
+ * relay itself (not its `fetch`), requests are piped straight through Node's streams
+ * (node-pipe.ts) with the relay's own checks; what that path does not carry takes the fetch handler.
+ */
 export function toNodeListener(handler: Pick<Relay, 'fetch'> | FetchHandler): NodeListener {
   const handle: FetchHandler = typeof handler === 'function' ? handler : (request) => handler.fetch(request);
-  return adopting(getRequestListener((request) => handle(request)) as NodeListener);
+  const viaFetch = getRequestListener((request) => handle(request)) as NodeListener;
+  const core = typeof handler === 'function' ? undefined : relayCore(handler);
+  return adopting(core ? nodeRelayListener(core, viaFetch) : viaFetch);
 }
 
 /**

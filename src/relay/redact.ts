@@ -4,9 +4,17 @@
  * traceback, a provider's error text, a code node printing its environment.
  */
 
-import { concat, indexOf } from './bytes.js';
+import { concat, heldTail, indexOf } from './bytes.js';
 
 export const REDACTED = '[redacted]';
+const REPLACEMENT = new TextEncoder().encode(REDACTED);
+const EMPTY = new Uint8Array(0);
+
+/** One body's scrubbing state: `push` each chunk and pass on what it returns; at the end, pass on `flush()`. */
+export interface KeyScrubber {
+  push(chunk: Uint8Array): Uint8Array;
+  flush(): Uint8Array;
+}
 
 export class Redactor {
   /** Every spelling to replace in error bodies, longest first so `Bearer <key>` goes whole. */
@@ -54,7 +62,7 @@ export class Redactor {
   }
 
   /**
-   * A pass-through body with the API key replaced as it streams. The relay puts every answer
+   * A body's scrubber, the API key replaced as the body streams through it. The relay puts every answer
    * body through it, whatever its type (JSON, SSE, audio, no `Content-Type` at all): which type an
    * upstream declares says nothing about what it echoes, and the key's bytes never turn up in
    * audio by chance (a 20-odd character printable string), so a match is an echo and replacing
@@ -64,21 +72,22 @@ export class Redactor {
    * the key: an SSE event ends in a blank line, which never starts a key, so every event is
    * passed on at once and streaming keeps its latency.
    */
-  keyStream(): TransformStream<Uint8Array, Uint8Array> {
+  keyScrubber(): KeyScrubber {
     const key = this.#key;
-    const replacement = new TextEncoder().encode(REDACTED);
-    let carry: Uint8Array = new Uint8Array(0);
-    return new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
+    let carry: Uint8Array = EMPTY;
+    return {
+      push(chunk) {
         const data = carry.length ? concat(carry, chunk) : chunk;
-        const { out, rest } = replaceBytes(data, key, replacement);
+        const { out, rest } = replaceBytes(data, key, REPLACEMENT);
         carry = rest;
-        if (out.length) controller.enqueue(out);
+        return out;
       },
-      flush(controller) {
-        if (carry.length) controller.enqueue(carry);
+      flush() {
+        const rest = carry;
+        carry = EMPTY;
+        return rest;
       },
-    });
+    };
   }
 
   /**
@@ -120,18 +129,7 @@ export function replaceBytes(data: Uint8Array, needle: Uint8Array, replacement: 
     parts.push(data.subarray(from, at), replacement);
     from = at + needle.length;
   }
-  const held = partialMatchLength(data, needle, from);
+  const held = heldTail(data, needle, from);
   parts.push(data.subarray(from, data.length - held));
-  return { out: parts.length === 1 ? parts[0]! : concat(...parts), rest: data.slice(data.length - held) };
-}
-
-/** The length of the longest end of `data` (from `from` on) that is a proper start of `needle`. */
-function partialMatchLength(data: Uint8Array, needle: Uint8Array, from: number): number {
-  for (let length = Math.min(needle.length - 1, data.length - from); length > 0; length--) {
-    const start = data.length - length;
-    let j = 0;
-    while (j < length && data[start + j] === needle[j]) j++;
-    if (j === length) return length;
-  }
-  return 0;
+  return { out: parts.length === 1 ? parts[0]! : concat(...parts), rest: held ? data.slice(data.length - held) : EMPTY };
 }

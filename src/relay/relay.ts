@@ -10,9 +10,9 @@ import { APP_OPERATIONS, pathOf, type SessionGrant } from '../protocol/index.js'
 import { declaredLength, parseJsonObject, readLimited, readStreamLimited } from './body.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
 import { hardened, relayError } from './errors.js';
-import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from './multipart.js';
+import { formDataBoundary, rewriteMultipartUser, type MultipartError, type MultipartRewrite } from './multipart.js';
 import { RateLimiter, userKey, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
-import { Redactor } from './redact.js';
+import { Redactor, type KeyScrubber } from './redact.js';
 import { matchRoute, RUN_EVENTS_ROUTE, type RelayRoute } from './routes.js';
 import { IDEMPOTENCY_KEY, runStartFingerprint, watchRunStart } from './run-starts.js';
 import { createSessionHandler, grantResponse, NO_STORE, type SessionAuthenticator } from './session-endpoint.js';
@@ -122,10 +122,10 @@ const RUN_START_POLL_MS = 50;
 /** Store trouble is logged at most this often (an outage would otherwise log every request). */
 const STORE_LOG_INTERVAL_MS = 10_000;
 
-const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
+export const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-event-id'];
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering', 'retry-after'];
 /** Largest upstream error body passed on (after redaction); the API's errors are a few hundred bytes. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Types a browser would run as a page: never what the API answers, so never passed on. */
 const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
 
@@ -220,27 +220,13 @@ export function createRelay(options: RelayOptions): Relay {
     const path = url.pathname.slice(basePath.length) || '/';
     const matched = matchRoute(request.method, path);
     if (!matched) return relayError(404, 'not_found', 'No such relay route.');
-    const { route, match } = matched;
-
-    const claims = await authenticate(request);
-    if (claims instanceof Response) return claims;
-    if (claims.runId) {
-      if (!route.runBound) return relayError(403, 'session_run_bound', 'This session is bound to one run and only answers it (its events, forms and uploads).');
-      if (route.runParam !== undefined && match[route.runParam] !== claims.runId) return relayError(403, 'session_run_bound', 'This session is bound to another run.');
-    }
-    // The slot is asked for alongside the count (one store round trip of waiting, not two), and
-    // given back if the request is refused.
-    const slot = route.streams && streamSlots ? streamSlots.acquire(userKey(claims)) : undefined;
+    const { route } = matched;
     const idempotencyKey = route.startsRun ? request.headers.get('idempotency-key') : null;
-    const refusal = await refusalOf(claims, idempotencyKey);
-    const release = await slot;
-    if (refusal) {
-      release?.();
-      return refusal;
-    }
+    const admitted = await admit(matched, request.headers.get('authorization'), idempotencyKey);
+    if (admitted instanceof Response) return admitted;
+    const { claims, release } = admitted;
     const answerFor = () => (idempotencyKey === null ? forward(request, url, path, route, claims) : startOnce(request, url, path, route, claims, idempotencyKey));
-    if (!slot) return answerFor();
-    if (!release) return relayError(429, 'too_many_streams', 'Too many streams open for this user; close one (another tab, say) and try again.');
+    if (!release) return answerFor();
     let answer: Response;
     try {
       answer = await answerFor();
@@ -249,6 +235,32 @@ export function createRelay(options: RelayOptions): Relay {
       throw error;
     }
     return releasingWhenDone(answer, release, request.signal);
+  }
+
+  /**
+   * Every check a request passes before it is forwarded, whichever transport carries it: the
+   * session, a run-bound session's reach, the request limit, a well-formed `Idempotency-Key` and
+   * a stream slot for a streaming route (`release` frees it; absent when the route holds none).
+   */
+  async function admit(matched: MatchedRoute, authorization: string | null, idempotencyKey: string | null): Promise<Admitted | Response> {
+    const { route, match } = matched;
+    const claims = await authenticate(authorization);
+    if (claims instanceof Response) return claims;
+    if (claims.runId) {
+      if (!route.runBound) return relayError(403, 'session_run_bound', 'This session is bound to one run and only answers it (its events, forms and uploads).');
+      if (route.runParam !== undefined && match[route.runParam] !== claims.runId) return relayError(403, 'session_run_bound', 'This session is bound to another run.');
+    }
+    // The slot is asked for alongside the count (one store round trip of waiting, not two), and
+    // given back if the request is refused.
+    const slot = route.streams && streamSlots ? streamSlots.acquire(userKey(claims)) : undefined;
+    const refusal = await refusalOf(claims, idempotencyKey);
+    const release = await slot;
+    if (refusal) {
+      release?.();
+      return refusal;
+    }
+    if (slot && !release) return relayError(429, 'too_many_streams', 'Too many streams open for this user; close one (another tab, say) and try again.');
+    return { claims, release };
   }
 
   /** Past the request limit, or a malformed `Idempotency-Key`: the refusal, else `undefined`. */
@@ -432,7 +444,7 @@ export function createRelay(options: RelayOptions): Relay {
     } catch (error) {
       aborter.abort();
       const refused = multipart?.failure;
-      if (refused) return { refusal: relayError(refused.status, refused.status === 413 ? 'payload_too_large' : 'invalid_param', refused.message) };
+      if (refused) return { refusal: uploadRefusal(refused) };
       if (request.signal.aborted) return { refusal: relayError(499, 'upstream_unavailable', 'The client closed the request.') };
       log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason(error)}).` });
       return { refusal: relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.') };
@@ -440,71 +452,85 @@ export function createRelay(options: RelayOptions): Relay {
     return answer;
   }
 
-  async function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Promise<Response> {
-    if (answer.status === 401) {
+  /**
+   * What the browser may see of an upstream answer, decided on its status and headers alone: a
+   * refusal in the relay's own words (the caller drops the upstream body), or the headers to pass
+   * on, scrubbed. An error's body is then held and scrubbed (`errorAnswer`); any other body streams
+   * through the key scrubber.
+   */
+  function answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | Headers {
+    if (status === 401) {
       // The upstream refused the relay's API key. A 401 to the browser would read as "your
       // session is bad" and send it asking for new sessions in a loop.
-      void answer.body?.cancel();
       log({ level: 'error', code: 'upstream_auth_failed', message: `The upstream service refused the relay's API key for ${route.method} ${route.name}.` });
       return relayError(502, 'upstream_unavailable', "The upstream service refused the relay's credentials.");
     }
-    const contentType = answer.headers.get('content-type') ?? '';
-    const genericCode = answer.status >= 500 ? 'upstream_unavailable' : 'unknown';
-    if (answer.status >= 400 && !/^application\/(problem\+)?json\b/i.test(contentType)) {
+    const contentType = header('content-type') ?? '';
+    if (status >= 400 && !/^application\/(problem\+)?json\b/i.test(contentType)) {
       // Not the API's {code, message, status} (a proxy's HTML page, say): don't pass it on.
-      void answer.body?.cancel();
-      return relayError(answer.status, genericCode, `The upstream service answered ${answer.status} without an error body.`);
+      return relayError(status, genericCode(status), `The upstream service answered ${status} without an error body.`);
     }
     if (DOCUMENT_TYPES.test(contentType)) {
       // The API answers JSON, SSE or audio. A page here is a gateway's login or the wrong
       // upstream URL, and passed on it could run as a document on the relay's origin.
-      void answer.body?.cancel();
       log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service answered ${route.method} ${route.name} with a web page instead of the API's answer.` });
       return relayError(502, 'upstream_unavailable', 'The upstream service answered with a web page instead of the API.');
     }
     const headers = new Headers();
     for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = redactor.headerValue(answer.headers.get(name) ?? '');
+      const value = redactor.headerValue(header(name) ?? '');
       if (value) headers.set(name, value);
     }
     // fetch has already decoded a compressed body, so its original length no longer holds.
-    if (answer.headers.has('content-encoding')) headers.delete('content-length');
-    if (answer.status >= 400) {
+    if (header('content-encoding') !== null) headers.delete('content-length');
+    if (status >= 400) {
       // Errors are small; held whole, they can be scrubbed of the key and the upstream's address.
       headers.delete('content-length');
       headers.set('Cache-Control', 'no-store');
-      let text: string | null;
-      try {
-        text = answer.body ? await readStreamLimited(answer.body, MAX_ERROR_BODY_BYTES) : '';
-      } catch {
-        return relayError(502, 'upstream_unavailable', `The upstream service broke off its ${answer.status} answer.`);
-      }
-      if (text === null) return relayError(answer.status, genericCode, `The upstream service answered ${answer.status} with an error too large to pass on.`);
-      return new Response(redactor.errorText(text), { status: answer.status, headers });
-    }
-    if (route.streams) {
+    } else if (route.streams) {
       if (!headers.has('cache-control')) headers.set('Cache-Control', 'no-cache');
       // Asks a proxy in front of the relay (nginx) not to buffer the stream either.
       headers.set('X-Accel-Buffering', 'no');
     } else {
       headers.set('Cache-Control', 'no-store');
     }
-    const quiet = answer.body ? endQuietlyOnAbort(answer.body, clientSignal, `${route.method} ${route.name}`) : undefined;
-    let body = quiet?.stream ?? null;
-    if (body) {
-      // Every body, whatever its type or none: see Redactor.keyStream.
-      body = body.pipeThrough(redactor.keyStream());
-      // A replaced key changes the length.
-      headers.delete('content-length');
-    }
-    const relayed = new Response(body, { status: answer.status, headers });
-    if (quiet) bodyEnds.set(relayed, quiet.onEnd);
-    return relayed;
+    return headers;
   }
 
-  async function authenticate(request: Request): Promise<SessionClaims | Response> {
-    const header = request.headers.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  /** An upstream error answer passed on: its body (`null` past the size limit, `undefined` when it broke off) scrubbed. */
+  function errorAnswer(status: number, text: string | null | undefined, headers: Headers): Response {
+    if (text === undefined) return relayError(502, 'upstream_unavailable', `The upstream service broke off its ${status} answer.`);
+    if (text === null) return relayError(status, genericCode(status), `The upstream service answered ${status} with an error too large to pass on.`);
+    return new Response(redactor.errorText(text), { status, headers });
+  }
+
+  async function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Promise<Response> {
+    const head = answerHead(answer.status, (name) => answer.headers.get(name), route);
+    if (head instanceof Response) {
+      void answer.body?.cancel();
+      return head;
+    }
+    const headers = head;
+    if (answer.status >= 400) {
+      let text: string | null | undefined;
+      try {
+        text = answer.body ? await readStreamLimited(answer.body, MAX_ERROR_BODY_BYTES) : '';
+      } catch {
+        text = undefined;
+      }
+      return errorAnswer(answer.status, text, headers);
+    }
+    if (!answer.body) return new Response(null, { status: answer.status, headers });
+    // Every body, whatever its type or none: see Redactor.keyScrubber. A replaced key changes the length.
+    headers.delete('content-length');
+    const relayed = scrubbedBody(answer.body, redactor.keyScrubber(), clientSignal, `${route.method} ${route.name}`);
+    const response = new Response(relayed.stream, { status: answer.status, headers });
+    bodyEnds.set(response, relayed.onEnd);
+    return response;
+  }
+
+  async function authenticate(authorization: string | null): Promise<SessionClaims | Response> {
+    const match = /^Bearer\s+(\S+)$/i.exec((authorization ?? '').trim());
     if (!match) return relayError(401, 'unauthorized', 'A session token is required: Authorization: Bearer <token>.', { 'WWW-Authenticate': 'Bearer realm="relay"' });
     const result = await sessions().verify(match[1]!, app);
     if (!result.ok) return relayError(401, result.code, result.message, { 'WWW-Authenticate': 'Bearer realm="relay", error="invalid_token"' });
@@ -514,23 +540,34 @@ export function createRelay(options: RelayOptions): Relay {
   /** The body to send upstream with the session's `user` in it (setting its Content-Type), or a refusal. */
   async function outgoingBody(request: Request, route: RelayRoute, user: string, headers: Headers): Promise<string | MultipartRewrite | undefined | Response> {
     if (route.user === 'multipart') {
-      if (declaredLength(request) > maxUpload) return relayError(413, 'payload_too_large', `The upload exceeds the ${maxUpload} byte limit.`);
-      const boundary = formDataBoundary(request.headers.get('content-type'));
-      if (!boundary || !request.body) return relayError(400, 'invalid_param', 'An upload must be multipart/form-data with a boundary.');
+      const boundary = uploadBoundary(declaredLength(request), request.headers.get('content-type'));
+      if (boundary instanceof Response) return boundary;
+      if (!request.body) return relayError(400, 'invalid_param', MULTIPART_NEEDED);
       const rewrite = rewriteMultipartUser(request.body, boundary, user, { maxBytes: maxUpload });
       headers.set('Content-Type', rewrite.contentType);
       return rewrite;
     }
     if (route.user !== 'json') return undefined;
-    const text = await readLimited(request, maxJson);
+    const body = jsonBody(await readLimited(request, maxJson), user);
+    if (typeof body === 'string') headers.set('Content-Type', 'application/json');
+    return body;
+  }
+
+  /** An upload's boundary, or its refusal before a byte is read: too large as declared, or not multipart. */
+  function uploadBoundary(declared: number, contentType: string | null): string | Response {
+    if (declared > maxUpload) return relayError(413, 'payload_too_large', `The upload exceeds the ${maxUpload} byte limit.`);
+    return formDataBoundary(contentType) ?? relayError(400, 'invalid_param', MULTIPART_NEEDED);
+  }
+
+  /** A JSON body as sent upstream, the session's `user` in it; or its refusal (`null`: past the size limit). */
+  function jsonBody(text: string | null, user: string): string | Response {
     if (text === null) return relayError(413, 'payload_too_large', `The request body exceeds the ${maxJson} byte limit.`);
     const parsed = parseJsonObject(text);
     if (!parsed.ok) return relayError(400, 'invalid_param', parsed.problem);
-    headers.set('Content-Type', 'application/json');
     return JSON.stringify({ ...parsed.value, user });
   }
 
-  return {
+  const relay: Relay = {
     fetch: handle,
     createSession,
     async sessionResponse(input) {
@@ -541,6 +578,63 @@ export function createRelay(options: RelayOptions): Relay {
       return createSessionHandler(createSession, authenticate, issuanceRefusal);
     },
   };
+  cores.set(relay, {
+    basePath,
+    upstream,
+    apiKey: options.apiKey,
+    direct: options.fetch === undefined,
+    cors: cors.enabled,
+    maxJson,
+    maxUpload,
+    admit,
+    uploadBoundary,
+    jsonBody,
+    answerHead,
+    errorAnswer,
+    scrubber: () => redactor.keyScrubber(),
+    log,
+  });
+  return relay;
+}
+
+/**
+ * What a transport other than `fetch` needs to forward for a relay with exactly the same checks
+ * and scrubbing: `toNodeListener` pipes Node's request and response through it (node-pipe.ts)
+ * instead of wrapping both in web streams. Not part of the public API.
+ */
+export interface RelayCore {
+  basePath: string;
+  /** The upstream API base, without a trailing slash. */
+  upstream: string;
+  apiKey: string;
+  /** Whether requests may go upstream without the relay's fetch (the host gave none of its own). */
+  direct: boolean;
+  /** Whether CORS is on: requests with an `Origin` then take the fetch handler, which answers it. */
+  cors: boolean;
+  maxJson: number;
+  maxUpload: number;
+  admit(matched: MatchedRoute, authorization: string | null, idempotencyKey: string | null): Promise<Admitted | Response>;
+  jsonBody(text: string | null, user: string): string | Response;
+  uploadBoundary(declared: number, contentType: string | null): string | Response;
+  answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | Headers;
+  errorAnswer(status: number, text: string | null | undefined, headers: Headers): Response;
+  scrubber(): KeyScrubber;
+  log(entry: RelayLogEntry): void;
+}
+
+const cores = new WeakMap<Relay, RelayCore>();
+
+/** The forwarding core of a relay made by `createRelay`, or `undefined` for any other object. */
+export function relayCore(relay: object): RelayCore | undefined {
+  return cores.get(relay as Relay);
+}
+
+export type MatchedRoute = NonNullable<ReturnType<typeof matchRoute>>;
+
+interface Admitted {
+  claims: SessionClaims;
+  /** Frees the request's stream slot; absent when it holds none. */
+  release: (() => void) | undefined;
 }
 
 interface Prepared {
@@ -571,21 +665,29 @@ function releasingWhenDone(answer: Response, release: () => void, signal: AbortS
   return answer;
 }
 
+/** The answer to an upload the rewriter refused while it streamed. */
+export function uploadRefusal(failure: MultipartError): Response {
+  return relayError(failure.status, failure.status === 413 ? 'payload_too_large' : 'invalid_param', failure.message);
+}
+
+const MULTIPART_NEEDED = 'An upload must be multipart/form-data with a boundary.';
+
 /** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */
-function failureReason(error: unknown): string {
+export function failureReason(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   if (cause && typeof cause.code === 'string') return cause.code;
   return error instanceof Error ? error.name : 'unknown error';
 }
 
 /**
- * An upstream body that simply ends when the browser leaves: the client's abort also aborts the
+ * An upstream body as the browser gets it: scrubbed of the key (one stream layer over fetch's,
+ * not one per job), and simply ending when the browser leaves: the client's abort also aborts the
  * upstream fetch, and that abort must not surface as a stream error (which Node servers log as a
  * failed response on every closed tab). An upstream that breaks off while the browser is still
  * there does surface, so the browser sees a broken stream rather than a clean end; the error is
  * the relay's own, naming the route template, so whatever the server logs holds no ids or tokens.
  */
-function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal, route: string): { stream: ReadableStream<Uint8Array>; onEnd(callback: () => void): void } {
+function scrubbedBody(body: ReadableStream<Uint8Array>, scrubber: KeyScrubber, signal: AbortSignal, route: string): { stream: ReadableStream<Uint8Array>; onEnd(callback: () => void): void } {
   const reader = body.getReader();
   let ended = false;
   let callback: (() => void) | undefined;
@@ -597,15 +699,23 @@ function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          end();
-          controller.close();
-        } else controller.enqueue(value);
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            end();
+            const rest = scrubber.flush();
+            if (rest.length) controller.enqueue(rest);
+            controller.close();
+            return;
+          }
+          const out = scrubber.push(value);
+          // A chunk that may end in the start of the key is held back until the next one.
+          if (out.length) return controller.enqueue(out);
+        }
       } catch (error) {
         end();
         if (signal.aborted) controller.close();
-        else controller.error(new Error(`The upstream stream for ${route} broke off (${failureReason(error)}).`));
+        else controller.error(brokeOff(route, error));
       }
     },
     cancel(reason) {
@@ -620,4 +730,13 @@ function endQuietlyOnAbort(body: ReadableStream<Uint8Array>, signal: AbortSignal
       if (ended) next();
     },
   };
+}
+
+/** The error a stream broken off upstream ends with: names the route template, never ids or tokens. */
+export function brokeOff(route: string, error: unknown): Error {
+  return new Error(`The upstream stream for ${route} broke off (${failureReason(error)}).`);
+}
+
+function genericCode(status: number): 'upstream_unavailable' | 'unknown' {
+  return status >= 500 ? 'upstream_unavailable' : 'unknown';
 }

@@ -41,12 +41,21 @@ export function sessionInputProblem(user: unknown, runId: unknown, ttlSeconds: n
 
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
+/** Tokens remembered as verified; past it the oldest is forgotten (and verified again if it returns). */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export class SessionSigner {
   /**
    * The secrets as HMAC keys, imported once: given raw bytes, jose imports a key on every sign
    * and verify, which was most of a verify's cost.
    */
   readonly #keys: Promise<HmacKey[]>;
+  /**
+   * Tokens that verified, with their claims, until they expire. A signature that held holds
+   * until `exp` (the keys never change in an instance, and the tokens carry no `nbf` that could
+   * come due), so every request but a session's first skips the HMAC and the claim checks.
+   */
+  readonly #verified = new Map<string, SessionClaims>();
 
   constructor(secrets: string | readonly string[]) {
     const list: unknown[] = Array.isArray(secrets) ? [...secrets] : [secrets]; // an unset variable is `undefined`, not a list
@@ -74,15 +83,21 @@ export class SessionSigner {
     const invalid: VerifyResult = { ok: false, code: 'session_invalid', message: 'The session token is not valid.' };
     // A real token is a few hundred bytes; refusing huge ones early spares the HMAC.
     if (token.length > 4096) return invalid;
+    const known = this.#verified.get(token);
+    if (known) {
+      // jose's own rule: expired once the current second reaches `exp`.
+      if (known.app === app && Math.floor(Date.now() / 1000) < known.expiresAt) return { ok: true, claims: known };
+      this.#verified.delete(token);
+    }
     for (const key of await this.#keys) {
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: app, algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
         if (typeof payload.sub !== 'string' || !payload.sub) return invalid;
         const runId = typeof payload.run === 'string' ? payload.run : undefined;
-        return {
-          ok: true,
-          claims: { user: payload.sub, app, sessionId: typeof payload.jti === 'string' ? payload.jti : payload.sub, runId, expiresAt: payload.exp ?? 0 },
-        };
+        const claims: SessionClaims = { user: payload.sub, app, sessionId: typeof payload.jti === 'string' ? payload.jti : payload.sub, runId, expiresAt: payload.exp ?? 0 };
+        if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!);
+        this.#verified.set(token, claims);
+        return { ok: true, claims };
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
           return { ok: false, code: 'session_expired', message: 'The session has expired; ask the session endpoint for a new one.' };

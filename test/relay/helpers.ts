@@ -131,10 +131,14 @@ export interface MountedRelay {
   close(): Promise<void>;
 }
 
-/** A relay in front of `upstreamUrl`, mounted in Node's http server. */
+/**
+ * A relay in front of `upstreamUrl`, mounted in Node's http server: piped through Node's streams
+ * (`toNodeListener(relay)`), or with `RELAY_TRANSPORT=fetch` through its fetch handler as edge
+ * runtimes and Next.js mount it, so the whole suite can check either transport.
+ */
 export async function mountRelay(upstreamUrl: string, overrides: Partial<RelayOptions> = {}): Promise<MountedRelay> {
   const relay = createRelay({ upstreamUrl, apiKey: KEY, secret: SECRET, basePath: BASE_PATH, ...overrides });
-  const server = createServer(toNodeListener(relay));
+  const server = createServer(toNodeListener(process.env.RELAY_TRANSPORT === 'fetch' ? (request: Request) => relay.fetch(request) : relay));
   const origin = await listen(server);
   return { relay, server, origin, url: origin + (overrides.basePath ?? BASE_PATH), close: () => closeServer(server) };
 }

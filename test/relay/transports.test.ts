@@ -1,0 +1,172 @@
+/**
+ * The relay's two transports, `toNodeListener(relay)` (Node's streams piped through, node-pipe.ts)
+ * and its fetch handler (what edge runtimes and Next.js mount), side by side in front of one
+ * upstream: the same requests get the same answers, and the upstream sees the same requests.
+ * (`RELAY_TRANSPORT=fetch` runs the whole relay suite through the fetch handler too.)
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { createRelay, type Relay } from '../../src/relay/index.js';
+import { toNodeListener } from '../../src/relay/node.js';
+import { BASE_PATH, bearer, closeServer, KEY, listen, readAll, SECRET, startUpstream, type ControlledUpstream } from './helpers.js';
+
+let upstream: ControlledUpstream;
+let relay: Relay;
+let piped: Server;
+let viaFetch: Server;
+const urls: Record<'piped' | 'fetch', string> = { piped: '', fetch: '' };
+let token: string;
+
+before(async () => {
+  upstream = await startUpstream();
+  relay = createRelay({ upstreamUrl: upstream.url, apiKey: KEY, secret: SECRET, basePath: BASE_PATH });
+  piped = createServer(toNodeListener(relay));
+  viaFetch = createServer(toNodeListener((request: Request) => relay.fetch(request)));
+  urls.piped = (await listen(piped)) + BASE_PATH;
+  urls.fetch = (await listen(viaFetch)) + BASE_PATH;
+  token = (await relay.createSession({ user: 'alice' })).token;
+});
+
+after(async () => {
+  await Promise.all([closeServer(piped), closeServer(viaFetch)]);
+  await upstream?.close();
+});
+
+/** What a browser sees of an answer, minus what only the transport decides (dates, framing). */
+async function seen(response: Response): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) headers[name] = value;
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** Sends the same request through both transports; returns both answers and both upstream requests. */
+async function both(path: string, init: RequestInit = {}) {
+  const out = [];
+  for (const transport of ['piped', 'fetch'] as const) {
+    const before = upstream.requests.length;
+    const response = await fetch(urls[transport] + path, { ...init, headers: { ...bearer(token), ...(init.headers as Record<string, string>) } });
+    const answer = await seen(response);
+    const received = upstream.requests.length > before ? upstream.last() : undefined;
+    out.push({ answer, received: received && { method: received.method, path: received.url.pathname, query: [...received.url.searchParams], authorization: received.headers.authorization, contentType: received.headers['content-type'], body: received.body.toString() } });
+  }
+  return { piped: out[0]!, fetch: out[1]! };
+}
+
+describe('the piped transport and the fetch handler', () => {
+  test('answer a query route alike and send the upstream the same request (user set, lookalike fields dropped)', async () => {
+    upstream.handler = async (req, res, received) => {
+      received.body = await readAll(req);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'private' });
+      res.end(JSON.stringify({ data: [], echo: KEY }));
+    };
+    const { piped: a, fetch: b } = await both('/conversations?user=mallory&User=x&user%5B%5D=y&limit=20&last_id=');
+    assert.deepEqual(a, b);
+    assert.deepEqual(a.received?.query, [['limit', '20'], ['last_id', ''], ['user', 'alice']]);
+    assert.equal(a.received?.authorization, `Bearer ${KEY}`);
+    assert.ok(!a.answer.body.includes(KEY));
+    assert.equal(a.answer.headers['x-content-type-options'], 'nosniff');
+    assert.equal(a.answer.headers['cache-control'], 'no-store');
+  });
+
+  test('rewrite a JSON body alike', async () => {
+    upstream.handler = async (req, res, received) => {
+      received.body = await readAll(req);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(received.body);
+    };
+    const body = JSON.stringify({ inputs: { a: 1 }, query: 'hi', response_mode: 'blocking', user: 'mallory' });
+    const { piped: a, fetch: b } = await both('/chat-messages', { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+    assert.deepEqual(a, b);
+    assert.deepEqual(JSON.parse(a.answer.body), { inputs: { a: 1 }, query: 'hi', response_mode: 'blocking', user: 'alice' });
+  });
+
+  test('refuse alike: a malformed body, a bad token, a redirect, an upstream refusing the key, a web page, an error echoing the key', async () => {
+    upstream.handler = async (req, res) => {
+      await readAll(req);
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ code: 'invalid_param', message: `bad key ${KEY} at ${upstream.url}`, status: 400 }));
+    };
+    for (const [path, init] of [
+      ['/chat-messages', { method: 'POST', body: '[1,2]', headers: { 'Content-Type': 'application/json' } }],
+      ['/site', { headers: { Authorization: 'Bearer nope' } }],
+      ['/messages/m1/feedbacks', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } }],
+    ] as const) {
+      const { piped: a, fetch: b } = await both(path, init);
+      assert.deepEqual(a.answer, b.answer, path);
+      assert.ok(!a.answer.body.includes(KEY) && !a.answer.body.includes(upstream.url), path);
+    }
+    for (const answer of [
+      { status: 302, type: 'application/json', body: '{}', location: 'http://elsewhere.invalid/' },
+      { status: 401, type: 'application/json', body: '{"code":"unauthorized"}' },
+      { status: 200, type: 'text/html', body: '<h1>login</h1>' },
+      { status: 503, type: 'text/html', body: '<h1>down</h1>' },
+    ]) {
+      upstream.handler = (_req, res) => {
+        res.writeHead(answer.status, { 'Content-Type': answer.type, ...(answer.location ? { Location: answer.location } : {}) });
+        res.end(answer.body);
+      };
+      const { piped: a, fetch: b } = await both('/parameters');
+      assert.deepEqual(a.answer, b.answer, JSON.stringify(answer));
+      assert.ok(a.answer.status >= 500 && a.answer.body.includes('upstream_unavailable'), JSON.stringify(a.answer));
+    }
+  });
+
+  test('stream events alike, the key scrubbed wherever the chunks split it', async () => {
+    upstream.handler = async (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      for (const piece of ['data: {"a":1}\n\n', `data: {"x":"${KEY.slice(0, 7)}`, `${KEY.slice(7)}"}\n\n`]) {
+        res.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      res.end();
+    };
+    const { piped: a, fetch: b } = await both('/workflow/run-1/events');
+    assert.deepEqual(a, b);
+    assert.equal(a.answer.body, 'data: {"a":1}\n\ndata: {"x":"[redacted]"}\n\n');
+    assert.equal(a.answer.headers['x-accel-buffering'], 'no');
+  });
+
+  test('carry an upload alike: the session user first, the browser\'s own user part dropped', async () => {
+    upstream.handler = async (req, res, received) => {
+      received.body = await readAll(req);
+      const form = await new Response(received.body, { headers: { 'Content-Type': String(req.headers['content-type']) } }).formData();
+      res.writeHead(201, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ users: form.getAll('user'), size: (form.get('file') as File).size }));
+    };
+    const form = new FormData();
+    form.set('user', 'mallory');
+    form.set('file', new File([new Uint8Array(300_000).fill(7)], 'a.bin', { type: 'application/octet-stream' }));
+    const { piped: a, fetch: b } = await both('/files/upload', { method: 'POST', body: form });
+    assert.deepEqual(a.answer, b.answer);
+    assert.deepEqual(JSON.parse(a.answer.body), { users: ['alice'], size: 300_000 });
+  });
+
+  test('the piped transport is the one toNodeListener(relay) uses (no fetch upstream)', async () => {
+    upstream.handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    };
+    await fetch(`${urls.piped}/site`, { headers: bearer(token) }).then((r) => r.arrayBuffer());
+    assert.equal(upstream.last().headers['sec-fetch-mode'], undefined);
+    await fetch(`${urls.fetch}/site`, { headers: bearer(token) }).then((r) => r.arrayBuffer());
+    assert.equal(upstream.last().headers['sec-fetch-mode'], 'cors');
+  });
+});
+
+describe('verified sessions', () => {
+  test('a remembered token still expires on time', async () => {
+    upstream.handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    };
+    const { token: short, expires_at: expiresAt } = await relay.createSession({ user: 'bob', ttlSeconds: 1 });
+    for (const url of [urls.piped, urls.fetch]) assert.equal((await fetch(`${url}/site`, { headers: bearer(short) })).status, 200);
+    await new Promise((r) => setTimeout(r, expiresAt * 1000 - Date.now() + 50));
+    for (const url of [urls.piped, urls.fetch]) {
+      const response = await fetch(`${url}/site`, { headers: bearer(short) });
+      assert.equal(response.status, 401);
+      assert.equal(((await response.json()) as { code: string }).code, 'session_expired');
+    }
+  });
+});
