@@ -289,6 +289,10 @@ $<HTMLInputElement>('#fail-fetch').addEventListener('change', (event) => {
 $('#reset').addEventListener('click', () => {
   // The runs are gone with the reset, so a new one starts; the status line then says what was done.
   void control(async () => {
+    // The page stops following the run before the service forgets it; a form left on the page
+    // would reconnect in between and be told its run does not exist (404).
+    forgetRun();
+    mountForm();
     await qa.reset();
     await showQaSettings();
     await newRun();

@@ -100,6 +100,12 @@ test('latency and failing remote fetches are set on the service from the page; r
   await page.locator('#log').getByText('human_input_required').waitFor({ timeout: 10_000 });
   assert.ok(Date.now() - started >= 300, `a new run showed its form in ${Date.now() - started} ms`);
 
+  // The page reads the settings back between the reset and its new run: slowed, it leaves time
+  // for a form still on the page to find its run gone (it must not be there to try).
+  await page.route(/\/api\/qa$/, async (route) => {
+    if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
   await page.getByRole('button', { name: 'Reset the service' }).click();
   await page.getByRole('status').filter({ hasText: 'service reset' }).waitFor({ timeout: 10_000 });
   assert.equal(await page.getByLabel('Latency of every response and stream event (ms)').inputValue(), '0');
