@@ -102,9 +102,44 @@ function markedWithoutDefaultInstance(): Plugin {
       const exports = specifiers.filter((s) => kept.has(s.name));
       if (exports.length !== kept.size || exports.some((s) => !declared.has(s.local))) return fail('a kept export is declared after the default instance');
       const list = exports.map((s) => `${s.local} as ${s.name}`).join(',');
-      return { code: `${code.slice(0, body[instance]!.start)}export{${list}};\n`, map: null };
+      const head = new MagicString(code.slice(0, body[instance]!.start));
+      const cut = withoutPedanticRules(head, body.slice(0, instance), code);
+      if (cut) return fail(cut);
+      return { code: `${head.toString()}export{${list}};\n`, map: null };
     },
   };
+}
+
+/**
+ * marked's rule tables for `pedantic: true` (block and inline: 1 kB raw, about 0.4 kB gzip): the
+ * elements never set it (shared/markdown.ts asks for `gfm` and `breaks`), and the tables are built
+ * at import, by calls no minifier can drop. Cut from `out` (the module's text up to its default
+ * instance, `body` its statements), with the `pedantic` entries of the two table maps (the lexer
+ * picks its tables from those maps only). Answers why it cannot, if the module changed shape.
+ */
+function withoutPedanticRules(out: MagicString, body: { type: string; [key: string]: unknown }[], code: string): string | undefined {
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  type Declarator = Node & { id: { name?: string }; init?: Node & { properties?: (Node & { key?: { name?: string }; value: Node & { name?: string } })[] } };
+  const declarators = body.flatMap((n) => (n.type === 'VariableDeclaration' ? (n.declarations as Declarator[]) : []));
+  const maps = declarators.filter((d) => d.init?.type === 'ObjectExpression' && d.init.properties!.some((p) => p.key?.name === 'pedantic') && d.init.properties!.some((p) => p.key?.name === 'gfm'));
+  if (maps.length !== 2) return 'not two rule maps with gfm and pedantic tables';
+  for (const map of maps) {
+    const entry = map.init!.properties!.find((p) => p.key?.name === 'pedantic')!;
+    const name = entry.value.name;
+    const table = declarators.find((d) => d.id.name === name);
+    // The table must be read nowhere else (its name appears in its declaration and in the map only).
+    if (!name || !table || [...code.matchAll(new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g'))].length !== 2) return `the pedantic table ${name ?? '?'} is read elsewhere`;
+    out.overwrite(entry.value.start, entry.value.end, 'void 0');
+    // `a=…,b=…`: the declarator and one comma beside it.
+    const after = code.slice(table.end).match(/^\s*,/);
+    out.remove(table.start, after ? table.end + after[0].length : table.end);
+    if (!after) {
+      const before = code.slice(0, table.start).match(/,\s*$/);
+      if (!before) return `the pedantic table ${name} is declared alone`;
+      out.remove(table.start - before[0].length, table.start);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -233,7 +268,6 @@ export default defineConfig({
     // Locales are files beside the bundle, found from its URL, rather than chunks.
     alias: [
       { find: /^\.\/locale-loader\.js$/, replacement: src('shared/locale-loader.script.ts') },
-      { find: /^\.\/companion-locale-loader\.js$/, replacement: src('shared/companion-locale-loader.script.ts') },
       // One chunk for everything not in the bundle: files apart compress worse.
       { find: /^\.\.\/human-input-form\/parts\.js$/, replacement: src('script-parts.ts') },
     ],

@@ -151,3 +151,11 @@ test("the chunk holds marked's lexer and parser, not its default instance (vite.
   assert.doesNotMatch(code, /Please report this to https:\/\/github\.com\/markedjs\/marked/);
   assert.doesNotMatch(code, /extension level must be/);
 });
+
+test("the chunk holds marked's GFM rule tables, not its pedantic ones (vite.config.ts cuts them: the elements never set pedantic)", () => {
+  const chunk = readdirSync(dist).find((f) => /^hitl-elements\.parts-[\w-]+\.js$/.test(f))!;
+  const code = readFileSync(join(dist, chunk), 'utf8');
+  // The GFM autolink's protocols are in; the pedantic block HTML rule's inline-tag list is not.
+  assert.match(code, /emailProtocol|mailto\|xmpp/);
+  assert.doesNotMatch(code, /cite\|q\|dfn\|abbr\|data\|time\|code\|var\|samp/);
+});
