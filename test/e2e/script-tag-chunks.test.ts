@@ -152,6 +152,14 @@ test("the chunk holds marked's lexer and parser, not its default instance (vite.
   assert.doesNotMatch(code, /extension level must be/);
 });
 
+test("the chunk holds DOMPurify's sanitize and addHook, not the methods the elements never call (vite.config.ts cuts them)", () => {
+  const chunk = readdirSync(dist).find((f) => /^hitl-elements\.parts-[\w-]+\.js$/.test(f))!;
+  const code = readFileSync(join(dist, chunk), 'utf8');
+  assert.match(code, /\.addHook=/);
+  assert.match(code, /\.sanitize=/);
+  assert.doesNotMatch(code, /removeAllHooks|isValidAttribute|clearConfig|setConfig|removeHooks?=/);
+});
+
 test("the chunk holds marked's GFM rule tables, not its pedantic ones (vite.config.ts cuts them: the elements never set pedantic)", () => {
   const chunk = readdirSync(dist).find((f) => /^hitl-elements\.parts-[\w-]+\.js$/.test(f))!;
   const code = readFileSync(join(dist, chunk), 'utf8');
