@@ -39,10 +39,13 @@ function minifyLitCss(): Plugin {
 
 /**
  * Collapses the line breaks and indentation in Lit `html` templates of the elements to one space,
- * which renders the same (no template holds text in `<pre>` or a `<textarea>`): JS minifiers
- * leave template text alone, and the bundle has a size budget.
+ * which renders the same (no template holds text in `<pre>` or a `<textarea>`), and writes static
+ * attribute values of name characters unquoted (`part=status`), which HTML and Lit's template
+ * parser read the same: JS minifiers leave template text alone, and the bundle has a size budget.
  */
 function minifyLitHtml(): Plugin {
+  // ` name="value"` before a space or the tag's end; never before `/` (`a=b/>` would read `b/`).
+  const UNQUOTABLE = /(\s[\w.:?@-]+)="([\w-]+)"(?=[\s>])/g;
   return {
     name: 'hitl:minify-lit-html',
     transform(code, id) {
@@ -59,7 +62,7 @@ function minifyLitHtml(): Plugin {
       let out = '';
       let at = 0;
       for (const { start, end } of spans.sort((a, b) => a.start - b.start)) {
-        out += code.slice(at, start) + code.slice(start, end).replace(/[ \t]*\n\s*/g, ' ');
+        out += code.slice(at, start) + code.slice(start, end).replace(/[ \t]*\n\s*/g, ' ').replace(UNQUOTABLE, '$1=$2');
         at = end;
       }
       return { code: out + code.slice(at), map: null };
