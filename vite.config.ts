@@ -85,9 +85,10 @@ function markedWithoutDefaultInstance(): Plugin {
   return {
     name: 'hitl:marked-without-default-instance',
     transform(code, id) {
-      // The bundle's marked has no pedantic mode (withoutPedanticRules): no element may ask for it.
-      if (/\/src\/.+\.ts$/.test(id) && /from 'marked'/.test(code) && /\bpedantic\b/.test(code)) {
-        return this.error(`${id} sets marked's pedantic option, which the script-tag bundle leaves out (vite.config.ts)`);
+      // The bundle's marked runs with the options withFoldedOptions assumes: no element may set them.
+      const option = new RegExp(`\\b(?:${Object.keys(FOLDED_OPTIONS).join('|')})\\s*:`).exec(code);
+      if (/\/src\/.+\.ts$/.test(id) && /from 'marked'/.test(code) && option) {
+        return this.error(`${id} sets marked's ${option[0]} option, which the script-tag bundle folds away (withFoldedOptions in vite.config.ts)`);
       }
       if (!file.test(id)) return undefined;
       const fail = (why: string) => this.error(`marked's module changed shape (${why}): update markedWithoutDefaultInstance in vite.config.ts`);
@@ -110,7 +111,7 @@ function markedWithoutDefaultInstance(): Plugin {
       if (exports.length !== kept.size || exports.some((s) => !declared.has(s.local))) return fail('a kept export is declared after the default instance');
       const list = exports.map((s) => `${s.local} as ${s.name}`).join(',');
       const head = new MagicString(code.slice(0, body[instance]!.start));
-      const cut = withoutPedanticRules(head, body.slice(0, instance), code) ?? withoutPedanticBranches(head, code.slice(0, body[instance]!.start));
+      const cut = withoutPedanticRules(head, body.slice(0, instance), code) ?? withFoldedOptions(head, code.slice(0, body[instance]!.start));
       if (cut) return fail(cut);
       return { code: `${head.toString()}export{${list}};\n`, map: null };
     },
@@ -190,17 +191,22 @@ function withoutPedanticRules(out: MagicString, body: { type: string; [key: stri
 }
 
 /**
- * With its tables gone, `pedantic` is false in every option set the bundle's marked reads (the
- * elements never set it, see `withoutPedanticRules`): each `this.options.pedantic` in `head` (the
- * module's text up to its default instance) becomes `false`, and the minifiers drop the branches
- * it guarded (about 0.3 kB gzip). Answers why it cannot, if the module changed shape.
+ * The options the bundle's marked runs with are the elements' own (shared/markdown.ts: marked's
+ * defaults, `gfm` and `breaks`), made without the `Marked` instance, the one place that fills in
+ * extensions and hooks: `pedantic` is false (its tables are gone, see `withoutPedanticRules`),
+ * `extensions` and `hooks` are null. Each read of them in `head` (the module's text up to its
+ * default instance) becomes that value, and the minifiers drop the branches they guarded (about
+ * 0.4 kB gzip). Answers why it cannot, if the module changed shape.
  */
-function withoutPedanticBranches(out: MagicString, head: string): string | undefined {
-  const reads = [...head.matchAll(/\bthis\.options\.pedantic\b/g)];
-  if (!reads.length) return 'no `this.options.pedantic` to fold';
-  for (const m of reads) {
-    if (/^\s*=(?!=)/.test(head.slice(m.index + m[0].length))) return '`this.options.pedantic` is assigned';
-    out.overwrite(m.index, m.index + m[0].length, 'false');
+const FOLDED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null', hooks: 'null' };
+function withFoldedOptions(out: MagicString, head: string): string | undefined {
+  for (const [name, value] of Object.entries(FOLDED_OPTIONS)) {
+    const reads = [...head.matchAll(new RegExp(`\\bthis\\.options\\.${name}\\b`, 'g'))];
+    if (!reads.length) return `no \`this.options.${name}\` to fold`;
+    for (const m of reads) {
+      if (/^\s*=(?!=)/.test(head.slice(m.index + m[0].length))) return `\`this.options.${name}\` is assigned`;
+      out.overwrite(m.index, m.index + m[0].length, value);
+    }
   }
   return undefined;
 }
