@@ -39,10 +39,13 @@ function minifyLitCss(): Plugin {
 
 /**
  * Collapses the line breaks and indentation in Lit `html` templates of the elements to one space,
- * which renders the same (no template holds text in `<pre>` or a `<textarea>`): JS minifiers
- * leave template text alone, and the bundle has a size budget.
+ * which renders the same (no template holds text in `<pre>` or a `<textarea>`), and writes static
+ * attribute values of name characters unquoted (`part=status`), which HTML and Lit's template
+ * parser read the same: JS minifiers leave template text alone, and the bundle has a size budget.
  */
 function minifyLitHtml(): Plugin {
+  // ` name="value"` before a space or the tag's end; never before `/` (`a=b/>` would read `b/`).
+  const UNQUOTABLE = /(\s[\w.:?@-]+)="([\w-]+)"(?=[\s>])/g;
   return {
     name: 'hitl:minify-lit-html',
     transform(code, id) {
@@ -59,7 +62,7 @@ function minifyLitHtml(): Plugin {
       let out = '';
       let at = 0;
       for (const { start, end } of spans.sort((a, b) => a.start - b.start)) {
-        out += code.slice(at, start) + code.slice(start, end).replace(/[ \t]*\n\s*/g, ' ');
+        out += code.slice(at, start) + code.slice(start, end).replace(/[ \t]*\n\s*/g, ' ').replace(UNQUOTABLE, '$1=$2');
         at = end;
       }
       return { code: out + code.slice(at), map: null };
@@ -82,6 +85,11 @@ function markedWithoutDefaultInstance(): Plugin {
   return {
     name: 'hitl:marked-without-default-instance',
     transform(code, id) {
+      // The bundle's marked runs with the options withFoldedOptions assumes: no element may set them.
+      const option = new RegExp(`\\b(?:${Object.keys(FOLDED_OPTIONS).join('|')})\\s*:`).exec(code);
+      if (/\/src\/.+\.ts$/.test(id) && /from 'marked'/.test(code) && option) {
+        return this.error(`${id} sets marked's ${option[0]} option, which the script-tag bundle folds away (withFoldedOptions in vite.config.ts)`);
+      }
       if (!file.test(id)) return undefined;
       const fail = (why: string) => this.error(`marked's module changed shape (${why}): update markedWithoutDefaultInstance in vite.config.ts`);
       const body = (parseAst(code) as unknown as { body: Node[] }).body;
@@ -102,7 +110,140 @@ function markedWithoutDefaultInstance(): Plugin {
       const exports = specifiers.filter((s) => kept.has(s.name));
       if (exports.length !== kept.size || exports.some((s) => !declared.has(s.local))) return fail('a kept export is declared after the default instance');
       const list = exports.map((s) => `${s.local} as ${s.name}`).join(',');
-      return { code: `${code.slice(0, body[instance]!.start)}export{${list}};\n`, map: null };
+      const head = new MagicString(code.slice(0, body[instance]!.start));
+      const cut = withoutPedanticRules(head, body.slice(0, instance), code) ?? withFoldedOptions(head, code.slice(0, body[instance]!.start));
+      if (cut) return fail(cut);
+      return { code: `${head.toString()}export{${list}};\n`, map: null };
+    },
+  };
+}
+
+/**
+ * marked's rule tables for `pedantic: true` (block and inline), and the rules only they use (1.6 kB
+ * raw, about 0.5 kB gzip): the elements never set it (shared/markdown.ts asks for `gfm` and
+ * `breaks`), and the tables are built at import, by calls no minifier can drop. Cut from `out` (the
+ * module's text up to its default instance, `body` its statements), with the `pedantic` entries of
+ * the two table maps (the lexer picks its tables from those maps only). Answers why it cannot, if
+ * the module changed shape.
+ */
+function withoutPedanticRules(out: MagicString, body: { type: string; [key: string]: unknown }[], code: string): string | undefined {
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  type Declarator = Node & { id: { name?: string }; init?: Node & { properties?: (Node & { key?: { name?: string }; value: Node & { name?: string } })[] } };
+  const declarators = body.flatMap((n) => (n.type === 'VariableDeclaration' ? (n.declarations as Declarator[]) : []));
+  const maps = declarators.filter((d) => d.init?.type === 'ObjectExpression' && d.init.properties!.some((p) => p.key?.name === 'pedantic') && d.init.properties!.some((p) => p.key?.name === 'gfm'));
+  if (maps.length !== 2) return 'not two rule maps with gfm and pedantic tables';
+  // marked's regex builder: `edit(source, flags).replace(…).getRegex()`, no side effects.
+  const builder = body.find((n) => n.type === 'FunctionDeclaration' && /getRegex:/.test(code.slice(n.start, n.end))) as (Node & { id: { name: string } }) | undefined;
+  if (!builder) return 'no regex builder with getRegex';
+  const cut: [number, number][] = [];
+  // Where each name is read or declared (property names aside), to count what is left of it.
+  const names = new Map<string, number[]>();
+  const visit = (node: unknown, skip?: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as Node & { name?: string; computed?: boolean; shorthand?: boolean; property?: Node; key?: Node };
+    if (n.type === 'Identifier' && node !== skip) names.set(n.name!, [...(names.get(n.name!) ?? []), n.start]);
+    const notRead = (n.type === 'MemberExpression' && !n.computed && n.property) || (n.type === 'Property' && !n.computed && !n.shorthand && n.key) || undefined;
+    for (const value of Object.values(node)) Array.isArray(value) ? value.forEach((v) => visit(v, notRead)) : visit(value, notRead);
+  };
+  body.forEach((n) => visit(n));
+  const uses = (name: string) => (names.get(name) ?? []).filter((at) => !cut.some(([a, b]) => at >= a && at < b)).length;
+  const remove = (d: Declarator): string | undefined => {
+    // `a=…,b=…`: the declarator and one comma beside it.
+    const after = /^\s*,/.exec(code.slice(d.end))?.[0];
+    const before = /,\s*$/.exec(code.slice(0, d.start))?.[0];
+    if (after === undefined && before === undefined) return `${d.id.name} is declared alone`;
+    const range: [number, number] = after !== undefined ? [d.start, d.end + after.length] : [d.start - before!.length, d.end];
+    out.remove(...range);
+    cut.push(range);
+    return undefined;
+  };
+  for (const map of maps) {
+    const entry = map.init!.properties!.find((p) => p.key?.name === 'pedantic')!;
+    const name = entry.value.name;
+    const table = declarators.find((d) => d.id.name === name);
+    // The table must be read nowhere else (its name appears in its declaration and in the map only).
+    if (!name || !table || uses(name) !== 2) return `the pedantic table ${name ?? '?'} is read elsewhere`;
+    out.overwrite(entry.value.start, entry.value.end, 'void 0');
+    cut.push([entry.value.start, entry.value.end]);
+    const why = remove(table);
+    if (why) return why;
+  }
+  // Then each rule nothing reads any more, if it is a literal or made by the builder (so dropping it drops nothing else).
+  const pure = (init: Node | undefined): boolean => {
+    if (!init) return false;
+    if (init.type === 'Literal' || (init.type === 'TemplateLiteral' && !(init.expressions as Node[]).length)) return true;
+    let call: Node | undefined = init;
+    while (call?.type === 'CallExpression' && (call.callee as Node).type === 'MemberExpression') call = (call.callee as Node & { object: Node }).object;
+    return call?.type === 'CallExpression' && (call.callee as { name?: string }).name === builder.id.name;
+  };
+  for (let more = true; more; ) {
+    more = false;
+    for (const d of declarators) {
+      if (!d.id.name || cut.some(([a, b]) => d.start >= a && d.start < b) || !pure(d.init) || uses(d.id.name) !== 1) continue;
+      // Only what the cut left unread: a rule nothing read before is not ours to drop.
+      if (names.get(d.id.name)!.length === 1) continue;
+      const why = remove(d);
+      if (why) return why;
+      more = true;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The options the bundle's marked runs with are the elements' own (shared/markdown.ts: marked's
+ * defaults, `gfm` and `breaks`), made without the `Marked` instance, the one place that fills in
+ * extensions and hooks: `pedantic` is false (its tables are gone, see `withoutPedanticRules`),
+ * `extensions` and `hooks` are null. Each read of them in `head` (the module's text up to its
+ * default instance) becomes that value, and the minifiers drop the branches they guarded (about
+ * 0.4 kB gzip). Answers why it cannot, if the module changed shape.
+ */
+const FOLDED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null', hooks: 'null' };
+function withFoldedOptions(out: MagicString, head: string): string | undefined {
+  for (const [name, value] of Object.entries(FOLDED_OPTIONS)) {
+    const reads = [...head.matchAll(new RegExp(`\\bthis\\.options\\.${name}\\b`, 'g'))];
+    if (!reads.length) return `no \`this.options.${name}\` to fold`;
+    for (const m of reads) {
+      if (/^\s*=(?!=)/.test(head.slice(m.index + m[0].length))) return `\`this.options.${name}\` is assigned`;
+      out.overwrite(m.index, m.index + m[0].length, value);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * DOMPurify's instances carry methods the elements never call (shared/markdown.ts makes its own
+ * instance, module-private, and calls `sanitize` and `addHook` only): `setConfig`, `clearConfig`,
+ * `isValidAttribute`, `removeHook`, `removeHooks`, `removeAllHooks`, each assigned to the instance
+ * as it is made, so no bundler can drop them (about 0.15 kB gzip). The bundle leaves them out.
+ * Fails the build if DOMPurify no longer assigns them that way, or if a source module calls one.
+ */
+function dompurifyWithoutUnusedMethods(): Plugin {
+  const file = /\/node_modules\/dompurify\/dist\/purify\.es\.mjs$/;
+  const unused = ['setConfig', 'clearConfig', 'isValidAttribute', 'removeHook', 'removeHooks', 'removeAllHooks'];
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  return {
+    name: 'hitl:dompurify-without-unused-methods',
+    transform(code, id) {
+      if (/\/src\/.+\.ts$/.test(id) && new RegExp(`\\.(?:${unused.join('|')})\\b`).test(code) && code.includes('dompurify')) {
+        return this.error(`${id} calls a DOMPurify method the bundle leaves out (dompurifyWithoutUnusedMethods in vite.config.ts)`);
+      }
+      if (!file.test(id)) return undefined;
+      const fail = (why: string) => this.error(`DOMPurify's module changed shape (${why}): update dompurifyWithoutUnusedMethods in vite.config.ts`);
+      const body = (parseAst(code) as unknown as { body: Node[] }).body;
+      const factory = body.find((n) => n.type === 'FunctionDeclaration' && (n.id as { name: string }).name === 'createDOMPurify');
+      if (!factory) return fail('no createDOMPurify function');
+      const out = new MagicString(code);
+      let cut = 0;
+      for (const statement of (factory.body as { body: Node[] }).body) {
+        const assigned = statement.type === 'ExpressionStatement' && (statement.expression as Node & { left?: Node & { object?: { name?: string }; property?: { name?: string } } });
+        const left = assigned && assigned.type === 'AssignmentExpression' ? assigned.left : undefined;
+        if (left?.type !== 'MemberExpression' || left.object?.name !== 'DOMPurify' || !unused.includes(left.property?.name ?? '')) continue;
+        out.remove(statement.start, statement.end);
+        cut++;
+      }
+      if (cut !== unused.length) return fail(`${cut} of ${unused.length} unused methods found`);
+      return { code: out.toString(), map: out.generateMap({ hires: true, source: id }) };
     },
   };
 }
@@ -228,7 +369,7 @@ export default defineConfig({
     // guards fold away.
     'typeof document': JSON.stringify('object'),
   },
-  plugins: [minifyLitCss(), minifyLitHtml(), markedWithoutDefaultInstance(), localeFiles(), terserPass(), classicEntry()],
+  plugins: [minifyLitCss(), minifyLitHtml(), markedWithoutDefaultInstance(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
   resolve: {
     // Always the production builds of the dependencies (Lit's development build is 13 kB larger
     // and warns in the console): by default Vite picks them by the ambient NODE_ENV, which a
@@ -237,7 +378,6 @@ export default defineConfig({
     // Locales are files beside the bundle, found from its URL, rather than chunks.
     alias: [
       { find: /^\.\/locale-loader\.js$/, replacement: src('shared/locale-loader.script.ts') },
-      { find: /^\.\/companion-locale-loader\.js$/, replacement: src('shared/companion-locale-loader.script.ts') },
       // One chunk for everything not in the bundle: files apart compress worse.
       { find: /^\.\.\/human-input-form\/parts\.js$/, replacement: src('script-parts.ts') },
     ],

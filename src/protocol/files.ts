@@ -44,8 +44,7 @@ export type PipelineUploadedFile = Pick<UploadedFile, 'id' | 'name' | 'size' | '
 /**
  * The one file-type table: the extensions of each file kind, as the real service classifies them;
  * an extension no kind lists is `custom`. Space-delimited, with a space at each end, so that
- * `.includes(` ${extension} `)` looks one up. (`<hitl-file>` still holds a copy, which the
- * script-tag budget keeps there for now: `test/protocol/files.test.ts` holds the two equal.)
+ * `.includes(` ${extension} `)` looks one up (as `<hitl-file>` does).
  */
 export const FILE_EXTENSIONS: Readonly<Record<Exclude<FileType, 'custom'>, string>> = {
   image: ' jpg jpeg png webp gif svg ',

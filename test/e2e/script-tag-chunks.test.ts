@@ -151,3 +151,21 @@ test("the chunk holds marked's lexer and parser, not its default instance (vite.
   assert.doesNotMatch(code, /Please report this to https:\/\/github\.com\/markedjs\/marked/);
   assert.doesNotMatch(code, /extension level must be/);
 });
+
+test("the chunk holds DOMPurify's sanitize and addHook, not the methods the elements never call (vite.config.ts cuts them)", () => {
+  const chunk = readdirSync(dist).find((f) => /^hitl-elements\.parts-[\w-]+\.js$/.test(f))!;
+  const code = readFileSync(join(dist, chunk), 'utf8');
+  assert.match(code, /\.addHook=/);
+  assert.match(code, /\.sanitize=/);
+  assert.doesNotMatch(code, /removeAllHooks|isValidAttribute|clearConfig|setConfig|removeHooks?=/);
+});
+
+test("the chunk holds marked's GFM rules, not its pedantic mode (vite.config.ts cuts it: the elements never set pedantic)", () => {
+  const chunk = readdirSync(dist).find((f) => /^hitl-elements\.parts-[\w-]+\.js$/.test(f))!;
+  const code = readFileSync(join(dist, chunk), 'utf8');
+  // The GFM autolink's protocols are in; the pedantic block HTML rule's inline-tag list is not.
+  assert.match(code, /emailProtocol|mailto\|xmpp/);
+  assert.doesNotMatch(code, /cite\|q\|dfn\|abbr\|data\|time\|code\|var\|samp/);
+  // Nor the branches that read the option, nor those for extensions and hooks (the elements set none): they are folded away.
+  assert.doesNotMatch(code, /options\.(?:pedantic|extensions|hooks)\b/);
+});

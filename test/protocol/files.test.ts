@@ -3,7 +3,6 @@
  * service's classification on top of it, and the copy `<hitl-file>` ships held equal to it.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { FILE_EXTENSIONS, fileKindOf, MIME_TYPES } from '../../src/protocol/files.js';
 import { fileTypeOf, mimeTypeOf } from '../../src/service/files/file-types.js';
@@ -39,13 +38,5 @@ describe('file types', () => {
     assert.equal(fileTypeOf('bin', 'application/octet-stream'), 'custom');
     assert.equal(mimeTypeOf('md'), 'text/markdown');
     assert.equal(mimeTypeOf('bin'), undefined);
-  });
-
-  test('the copy <hitl-file> ships is the table', () => {
-    const source = readFileSync(new URL('../../src/elements/hitl-file/hitl-file.ts', import.meta.url), 'utf8');
-    const block = /const KINDS[^=]*= \{([^}]*)\}/.exec(source)?.[1];
-    assert.ok(block, 'the KINDS table of hitl-file.ts');
-    const copy = Object.fromEntries([...block.matchAll(/(\w+): '([^']*)'/g)].map((m) => [m[1], m[2]]));
-    assert.deepEqual(copy, { ...FILE_EXTENSIONS });
   });
 });

@@ -1,10 +1,12 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
 import { CONVERSATION_MODES, type Conversation, type ConversationSort } from '../../protocol/index.js';
-import { PagedCompanion, seg } from '../shared/companion.js';
+import { PagedCompanion } from '../shared/companion.js';
 import { format } from '../shared/terms.js';
 import { styles } from './conversation-list.styles.js';
 import { BeforeConversationDeleteEvent, ConversationDeletedEvent, ConversationRenamedEvent, ConversationSelectedEvent } from './events.js';
+import { CONVERSATION_NAME_PATH, CONVERSATION_PATH, CONVERSATIONS_PATH } from '../../protocol/companion-paths.js';
+import { pathOf } from '../../protocol/paths.js';
 
 const SORTS: ConversationSort[] = ['-updated_at', 'updated_at', '-created_at', 'created_at'];
 const SORT_TERMS = ['byActive', 'byInactive', 'byNewest', 'byOldest'] as const;
@@ -141,7 +143,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
 
   /** Renames a listed conversation. */
   async rename(id: string, name: string): Promise<void> {
-    const renamed = await this.#act(id, async (api) => api.json<Conversation>('POST', `/conversations/${seg(id)}/name`, { json: { name } }));
+    const renamed = await this.#act(id, async (api) => api.json<Conversation>('POST', pathOf(CONVERSATION_NAME_PATH, id), { json: { name } }));
     if (!renamed) return;
     // A rename makes the conversation the most recently active: the loaded items keep the listing's
     // order (within the same second, the renamed one counts as the later).
@@ -158,7 +160,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
   async delete(id: string): Promise<void> {
     const target = this.items.find((c) => c.id === id);
     if (!target || !this.dispatchEvent(new BeforeConversationDeleteEvent(target))) return;
-    if (!(await this.#act(id, (api) => api.json('DELETE', `/conversations/${seg(id)}`, { json: {} }).then(() => true)))) return;
+    if (!(await this.#act(id, (api) => api.json('DELETE', pathOf(CONVERSATION_PATH, id), { json: {} }).then(() => true)))) return;
     this.items = this.items.filter((c) => c !== target);
     this.#active = Math.min(this.#active, this.items.length - 1);
     if (this.selected === id) this.selected = '';
@@ -168,7 +170,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
   }
 
   protected request(): [string, Query] {
-    return ['/conversations', { sort_by: this.sortBy }];
+    return [CONVERSATIONS_PATH, { sort_by: this.sortBy }];
   }
 
   /** Runs a rename or delete; a failure is shown and reported, and answers undefined. */

@@ -1,9 +1,11 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { Query } from '../../client/transport.js';
 import { VARIABLE_MODES, type ConversationVariable } from '../../protocol/index.js';
-import { PagedCompanion, seg } from '../shared/companion.js';
+import { PagedCompanion } from '../shared/companion.js';
 import { styles } from './conversation-variables.styles.js';
 import { BeforeVariableChangeEvent, VariableChangedEvent } from './events.js';
+import { CONVERSATION_VARIABLE_PATH, CONVERSATION_VARIABLES_PATH } from '../../protocol/companion-paths.js';
+import { pathOf } from '../../protocol/paths.js';
 
 /**
  * The variables of one conversation, filtered by name and paged, each with an editor fitted to
@@ -97,7 +99,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     const run = this.run;
     this.#errors.delete(id);
     try {
-      const updated = await (await this.api()).json<ConversationVariable>('PUT', `/conversations/${seg(this.conversationId)}/variables/${seg(id)}`, { json: { value } });
+      const updated = await (await this.api()).json<ConversationVariable>('PUT', pathOf(CONVERSATION_VARIABLE_PATH, this.conversationId, id), { json: { value } });
       if (run !== this.run) return;
       this.items = this.items.map((v) => (v.id === id ? updated : v));
       this.note = this.t.saved;
@@ -112,7 +114,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
   }
 
   protected request(): [string, Query] | undefined {
-    return this.conversationId ? [`/conversations/${seg(this.conversationId)}/variables`, { variable_name: this.filter || undefined }] : undefined;
+    return this.conversationId ? [pathOf(CONVERSATION_VARIABLES_PATH, this.conversationId), { variable_name: this.filter || undefined }] : undefined;
   }
 
   /** The service's verdict on a filter belongs at the filter. */

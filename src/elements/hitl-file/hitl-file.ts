@@ -1,6 +1,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { ServiceError } from '../../client/errors.js';
 import type { FileInput, FileReference, FileType, UploadedFile } from '../../protocol/index.js';
+import { FILE_EXTENSIONS } from '../../protocol/files.js';
 import { format, formatUnit, intlLocale, localeOf, type Terms } from '../shared/terms.js';
 import { HitlControl } from '../shared/control.js';
 import { toggleState } from '../shared/states.js';
@@ -23,14 +24,6 @@ interface Item {
   big?: boolean;
   abort?: AbortController;
 }
-
-/** Extensions of each file kind, as the real service classifies them (space-delimited for lookup). */
-const KINDS: Partial<Record<FileType, string>> = {
-  image: ' jpg jpeg png webp gif svg ',
-  document: ' txt markdown md mdx pdf html htm xlsx xls vtt properties doc docx csv eml msg pptx xml epub ppt ',
-  audio: ' mp3 m4a wav amr mpga ',
-  video: ' mp4 mov mpeg webm ',
-};
 
 const extensionOf = (name: string): string => /\.([^./]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 
@@ -121,7 +114,7 @@ export class HitlFile extends HitlControl {
    */
   #kindOf(extension: string): FileType | undefined {
     const { allowed_file_types: types = [], allowed_file_extensions: listed = [] } = this.#config;
-    const kind = ((Object.keys(KINDS) as FileType[]).find((k) => KINDS[k]!.includes(` ${extension} `)) ?? 'custom') as FileType;
+    const kind = ((Object.keys(FILE_EXTENSIONS) as FileType[]).find((k) => FILE_EXTENSIONS[k as keyof typeof FILE_EXTENSIONS].includes(` ${extension} `)) ?? 'custom') as FileType;
     const custom = types.includes('custom');
     const isListed = listed.some((e) => e.toLowerCase() === `.${extension}`);
     // A file of no known kind counts as `custom`, which the listed extensions define.
@@ -133,7 +126,7 @@ export class HitlFile extends HitlControl {
   /** Extensions the input accepts (empty: any). */
   get #accepted(): string[] {
     const { allowed_file_types: types = [], allowed_file_extensions: listed = [] } = this.#config;
-    const all = Object.values(KINDS).join('').split(' ').concat(listed.map((e) => e.slice(1).toLowerCase()));
+    const all = Object.values(FILE_EXTENSIONS).join('').split(' ').concat(listed.map((e) => e.slice(1).toLowerCase()));
     return types.length || listed.length ? [...new Set(all)].filter((e) => e && this.#kindOf(e)) : [];
   }
 

@@ -3,7 +3,7 @@
  * closed, answered here or elsewhere or left unanswered, which stay on screen above it.
  */
 import type { ReactiveControllerHost } from 'lit';
-import { renderWithOutputs, submitRefusal, type FormInputValue, type HumanInputFormDefinition, type HumanInputFormFilledData } from '../../protocol/index.js';
+import { renderWithOutputs, submitRefusal, type ErrorBody, type FormInputValue, type HumanInputFormDefinition, type HumanInputFormFilledData } from '../../protocol/index.js';
 import type { HitlControl } from '../shared/control.js';
 import { formParts } from '../shared/lazy.js';
 import type { RenderOptions } from '../shared/markdown.js';
@@ -42,6 +42,9 @@ export interface FormsOptions {
   /** A value of the open form changed (its draft is saved already). */
   edited(controls: HitlControl[]): void;
 }
+
+/** The phase of a form the service no longer takes (its answer `412`): its time ran out, or it was answered elsewhere. */
+export const closedAs = (error: ErrorBody): 'expired' | 'taken' => (error.code === 'human_input_form_expired' ? 'expired' : 'taken');
 
 export class FormsController {
   open: OpenForm | undefined;
@@ -92,6 +95,13 @@ export class FormsController {
     this.answered(title, filled.rendered_content, action.title);
     this.close();
     return filled;
+  }
+
+  /** Checks every input of `form`, each showing its problem; answers the first at fault. */
+  check(form: OpenForm): HitlControl | undefined {
+    // The service's refusals answered the last attempt, and it checks again: a link it could not fetch then may be sent as it is.
+    for (const c of form.controls) c.setCustomValidity('');
+    return form.controls.filter((c) => !c.reportValidity())[0];
   }
 
   /**

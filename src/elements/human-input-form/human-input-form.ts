@@ -1,25 +1,23 @@
-import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { FormInputValue, HumanInputFormDefinition, HumanInputRequest, RunEvent } from '../../protocol/index.js';
-import { isErrorBody, requestDefinition, type ErrorBody } from '../../protocol/index.js';
+import { requestDefinition, type ErrorBody } from '../../protocol/index.js';
 import type { HitlControl } from '../shared/control.js';
 import { toErrorBody } from '../shared/errors.js';
 import { formParts } from '../shared/lazy.js';
 import { LocaleController } from '../shared/locale-controller.js';
 import { switchState } from '../shared/states.js';
-import { format, termsFor, type Terms } from '../shared/terms.js';
+import { termsFor, type Terms } from '../shared/terms.js';
 import { json, list } from './attributes.js';
-import { duration } from './countdown.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
-import { FormsController, type ClosedForm, type OpenForm } from './forms.js';
+import { closedAs, FormsController, type OpenForm } from './forms.js';
 import { styles } from './human-input-form.styles.js';
 import { FORM_PATH, pathOf } from '../../protocol/paths.js';
 import { Landmark } from './landmark.js';
 import { RunStream } from './run-stream.js';
 import { SessionController } from './session-controller.js';
 import { StatusLine } from './status-line.js';
-
-/** What the element is doing: each is a custom state (`:state(ready)`) and a status line. */
-type Phase = 'loading' | 'waiting' | 'ready' | 'submitting' | 'submitted' | 'expired' | 'timeout' | 'taken' | 'undrivable' | 'finished' | 'failed' | 'error';
+import { FocusController } from './focus.js';
+import { renderClosed, renderOpen, type Phase } from './view.js';
 
 const formPath = (token: string) => pathOf(FORM_PATH, token);
 
@@ -113,14 +111,11 @@ export class HumanInputForm extends LitElement {
   });
   readonly #status = new StatusLine<Phase>(this, 'loading', ['loading', 'waiting', 'submitting']);
   readonly #landmark = new Landmark(this, () => (this.#forms.open ? this.#title(this.#forms.open.title) : ''));
+  readonly #focus = new FocusController(this);
 
   readonly #internals = this.attachInternals();
   #phase: Phase = 'loading';
   #alert = '';
-  /** The user acted here, so focus may follow the state. */
-  #acted = false;
-  /** What to focus after the next render: an element, or a selector. */
-  #focus: HTMLElement | string = '';
   /** The error on screen is one a retry cannot change. */
   #final = false;
 
@@ -150,14 +145,6 @@ export class HumanInputForm extends LitElement {
     if (changed.has('sessionUrl') || changed.has('runId') || changed.has('formToken')) void this.start();
   }
 
-  protected override updated(): void {
-    const focus = this.#focus;
-    const target = typeof focus === 'string' ? focus && this.renderRoot.querySelector<HTMLElement>(focus) : focus;
-    this.#focus = '';
-    // After the inputs' own updates, so an input just enabled again can take focus.
-    if (target) setTimeout(() => target.focus());
-  }
-
   /** Starts over: follows `run-id`, opens `form-token`, or starts a run with `inputs`. */
   start(): Promise<void> {
     this.#stream.reset(this.runId);
@@ -169,12 +156,10 @@ export class HumanInputForm extends LitElement {
   async submit(actionId: string): Promise<void> {
     const form = this.#forms.open;
     if (!form || this.#phase !== 'ready') return;
-    this.#acted = true;
-    // The service's refusals answered the last attempt, and it checks again: a link it could not fetch then may be sent as it is.
-    for (const c of form.controls) c.setCustomValidity('');
+    this.#focus.acted = true;
     // Every input shows its problem at once; focus goes to the first.
-    const invalid = form.controls.filter((c) => !c.reportValidity());
-    if (invalid[0]) return this.#problem(this.#terms.fix, invalid[0]);
+    const invalid = this.#forms.check(form);
+    if (invalid) return this.#problem(this.#terms.fix, invalid);
     const inputs = Object.fromEntries(form.controls.map((c) => [c.name, c.value as FormInputValue]));
     if (!this.dispatchEvent(new BeforeSubmitEvent(actionId, inputs))) return;
     this.#set('submitting');
@@ -261,23 +246,21 @@ export class HumanInputForm extends LitElement {
     this.#set(phase, true);
   }
 
-  /** Opens a form: as the run's event carries it, else (`form-token`, a select's live options) as `GET /form/human_input/{token}` answers. */
+  /**
+   * Opens a form: as the run's event carries it, else (`form-token`, a select's live options) as
+   * `GET /form/human_input/{token}` answers; a form closed meanwhile (412) sets its phase instead.
+   */
   async #show(token: string, signal: AbortSignal, request?: HumanInputRequest): Promise<void> {
-    const def = (request && requestDefinition(request)) ?? (await this.#fetch(token, signal));
-    const markdown = await formParts.load();
-    if (!def || signal.aborted) return;
-    this.#forms.show(markdown, token, request?.node_title ?? '', def);
-    this.#set('ready');
-    this.dispatchEvent(new FormShownEvent(token, def, request));
-  }
-
-  /** A form's definition; a form closed meanwhile (412) sets its phase instead. */
-  async #fetch(token: string, signal: AbortSignal): Promise<HumanInputFormDefinition | undefined> {
     try {
-      return await this.#session.api!.json<HumanInputFormDefinition>('GET', formPath(token), { signal });
+      const def = (request && requestDefinition(request)) ?? (await this.#session.api!.json<HumanInputFormDefinition>('GET', formPath(token), { signal }));
+      const parts = await formParts.load();
+      if (signal.aborted) return;
+      this.#forms.show(parts, token, request?.node_title ?? '', def);
+      this.#set('ready');
+      this.dispatchEvent(new FormShownEvent(token, def, request));
     } catch (error) {
       if ((error as ErrorBody).status !== 412) throw error;
-      this.#set((error as ErrorBody).code === 'human_input_form_expired' ? 'expired' : 'taken', true);
+      this.#set(closedAs(error as ErrorBody), true);
     }
   }
 
@@ -293,7 +276,7 @@ export class HumanInputForm extends LitElement {
   /** A submission the service refused: messages at the inputs they name, every value kept. */
   #rejected(error: ErrorBody, form: OpenForm): void {
     this.dispatchEvent(new FormErrorEvent(error));
-    if (error.status === 412) return this.#set(error.code === 'human_input_form_expired' ? 'expired' : 'taken');
+    if (error.status === 412) return this.#set(closedAs(error));
     this.#set('ready');
     const hit = this.#forms.refused(form, error.message, this.#terms);
     this.#problem(hit ? this.#terms.fix : error.message, hit);
@@ -302,7 +285,7 @@ export class HumanInputForm extends LitElement {
   /** Shows a problem with the form and takes the user to it. */
   #problem(message: string, control?: HitlControl): void {
     this.#alert = message;
-    this.#focus = control ?? (message && '[part~=error]');
+    this.#focus.set(control ?? (message && '[part~=error]'));
     this.requestUpdate();
   }
 
@@ -328,7 +311,7 @@ export class HumanInputForm extends LitElement {
     switchState(this.#internals, this.#phase, (this.#phase = phase));
     if (close) this.#forms.close();
     if (phase !== 'failed') this.#alert = '';
-    if (this.#acted) this.#focus = '[data-focus]';
+    this.#focus.follow();
     this.#status.say(phase);
     this.requestUpdate();
   }
@@ -339,7 +322,7 @@ export class HumanInputForm extends LitElement {
   }
 
   #onRetry(): void {
-    this.#acted = true;
+    this.#focus.acted = true;
     void this.#connect(true);
   }
 
@@ -347,35 +330,12 @@ export class HumanInputForm extends LitElement {
     const t = this.#terms;
     const phase = this.#phase;
     return html`<div part="container" lang=${this.#locale.locale} style=${this.#session.theme}>
-      ${this.#forms.closed.map((closed) => this.#renderClosed(closed))} ${this.#forms.open ? this.#renderOpen(this.#forms.open) : ''}
+      ${this.#forms.closed.map((closed) => renderClosed(closed, this.#title(closed.title), t))}
+      ${this.#forms.open ? renderOpen(this.#forms.open, t, phase, this.#landmark, this.#forms.countdown.left, this.#locale.locale, this.#onSubmit) : ''}
       ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.sessionUrl ? this.#alert : t.noSession}</p>` : ''}
       ${phase === 'error' && this.sessionUrl && !this.#final ? html`<button part="retry" @click=${this.#onRetry}>${t.retry}</button>` : ''}
       <p part="status" role="status" tabindex="-1" ?data-focus=${phase !== 'ready' && phase !== 'error'}>${t[this.#status.said]}</p>
     </div>`;
-  }
-
-  #renderClosed(closed: ClosedForm): TemplateResult {
-    const t = this.#terms;
-    return html`<section part="filled">
-      <h2 part="title">${this.#title(closed.title)}</h2>
-      ${closed.action ? closed.body : html`<fieldset disabled>${closed.body}</fieldset>`}
-      ${closed.action ? html`<p part="chosen">${format(t.chose, closed.action)}</p>` : closed.timedOut ? html`<p part="note">${t.timeout}</p>` : ''}
-    </section>`;
-  }
-
-  #renderOpen(form: OpenForm): TemplateResult {
-    const t = this.#terms;
-    const ready = this.#phase === 'ready';
-    const { name, nth } = this.#landmark;
-    const left = this.#forms.countdown.left;
-    return html`<form part="form" aria-labelledby=${nth > 1 ? nothing : 'title'} aria-label=${nth > 1 ? format(t.nth, name, nth) : nothing} novalidate @submit=${this.#onSubmit}>
-      <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${name}</h2>
-      ${left > 0 && (ready || this.#phase === 'submitting') ? html`<p part="countdown" role="timer">${format(t.timeLeft, duration(left, this.#locale.locale))}</p>` : ''}
-      <fieldset part="fields" ?disabled=${!ready}>
-        ${form.body}
-        <div part="actions">${form.def.user_actions.map((a) => html`<button part="action action-${a.button_style}" value=${a.id}>${a.title}</button>`)}</div>
-      </fieldset>
-    </form>`;
   }
 }
 

@@ -1,8 +1,10 @@
 import { html, nothing, svg, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { FEEDBACK_MODES, type FeedbackRating, type Message, type Page } from '../../protocol/index.js';
-import { Companion, seg } from '../shared/companion.js';
+import { Companion } from '../shared/companion.js';
 import { BeforeFeedbackEvent, FeedbackChangedEvent, type FeedbackDetail } from './events.js';
 import { styles } from './message-feedback.styles.js';
+import { MESSAGE_FEEDBACKS_PATH, MESSAGES_PATH } from '../../protocol/companion-paths.js';
+import { pathOf } from '../../protocol/paths.js';
 
 export type { FeedbackDetail };
 
@@ -88,7 +90,7 @@ export class MessageFeedback extends Companion {
     const id = this.messageId;
     this.set('loading');
     try {
-      const page = await (await this.api()).json<Page<Message>>('GET', '/messages', { query: { conversation_id: this.conversationId, limit: 100 } });
+      const page = await (await this.api()).json<Page<Message>>('GET', MESSAGES_PATH, { query: { conversation_id: this.conversationId, limit: 100 } });
       if (id !== this.messageId) return;
       const message = page.data.find((m) => m.id === id);
       if (message) this.rating = message.feedback?.rating ?? '';
@@ -106,7 +108,7 @@ export class MessageFeedback extends Companion {
     this.failure = '';
     this.set('sending');
     try {
-      await (await this.api()).json('POST', `/messages/${seg(id)}/feedbacks`, { json: detail });
+      await (await this.api()).json('POST', pathOf(MESSAGE_FEEDBACKS_PATH, id), { json: detail });
       if (id !== this.messageId) return;
       this.rating = rating ?? '';
       this.#commenting = false;

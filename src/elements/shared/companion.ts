@@ -236,9 +236,6 @@ export const clock = (seconds: number): string => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
-/** A path segment. */
-export const seg = encodeURIComponent;
-
 declare global {
   interface HTMLElementEventMap {
     'companion-error': CompanionErrorEvent;

@@ -2,8 +2,8 @@
  * Untrusted Markdown from the service → sanitized DOM. marked parses, DOMPurify removes anything
  * executable and hands back nodes (no HTML string ever reaches an `innerHTML` sink of ours).
  */
-import DOMPurify, { type Config } from 'dompurify';
 import { Lexer, Parser, getDefaults } from 'marked';
+import DOMPurify, { type Config } from 'dompurify';
 
 // Our own options and DOMPurify instance, so a host page's global marked options or DOMPurify hooks
 // cannot change our output, and our hook cannot change theirs. The lexer and the parser are called

@@ -4,6 +4,7 @@ import { toggleState } from '../shared/states.js';
 import { feed } from './audio-source.js';
 import { AutoplayBlockedEvent } from './events.js';
 import { styles } from './tts-player.styles.js';
+import { TEXT_TO_AUDIO_PATH } from '../../protocol/companion-paths.js';
 
 const icon = (d: string) => svg`<svg viewBox="0 0 24 24" aria-hidden="true"><path d=${d} /></svg>`;
 const PLAY = icon('M8 5v14l11-7z');
@@ -142,7 +143,7 @@ export class TtsPlayer extends Companion {
     this.#loading = (async () => {
       try {
         const json = this.messageId ? { message_id: this.messageId, voice: this.voice || undefined } : { text: this.text, voice: this.voice || undefined };
-        const response = await (await this.api()).send('POST', '/text-to-audio', { json, signal });
+        const response = await (await this.api()).send('POST', TEXT_TO_AUDIO_PATH, { json, signal });
         // A fallback that replaced audio which was playing starts it again (`resume`).
         await feed(this.#audio, response, (resume) => (started && !resume) || ((started = true), this.#start()));
       } catch (error) {

@@ -1,8 +1,9 @@
 /** The form's small controllers, each on a host of its own: countdown, status line, landmark names, locale, session. */
 import { expect, fixture, html } from '@open-wc/testing';
-import { LitElement } from 'lit';
+import { LitElement, html as litHtml } from 'lit';
 import type { SiteSettings } from '../../../src/protocol/index.js';
 import { Countdown, duration } from '../../../src/elements/human-input-form/countdown.js';
+import { FocusController } from '../../../src/elements/human-input-form/focus.js';
 import { Landmark } from '../../../src/elements/human-input-form/landmark.js';
 import { SessionController } from '../../../src/elements/human-input-form/session-controller.js';
 import { StatusLine } from '../../../src/elements/human-input-form/status-line.js';
@@ -26,6 +27,14 @@ class Host extends LitElement {
   }
 }
 customElements.define('controllers-host', Host);
+
+class FocusHost extends LitElement {
+  readonly focusing = new FocusController(this);
+  override render() {
+    return litHtml`<button id="a">a</button><button id="b" data-focus>b</button>`;
+  }
+}
+customElements.define('focus-host', FocusHost);
 const host = () => fixture<Host>(html`<controllers-host></controllers-host>`);
 
 describe('Countdown', () => {
@@ -108,5 +117,34 @@ describe('SessionController', () => {
     const aborted = new AbortController();
     aborted.abort();
     expect(await session.open(sessionUrl('hitl-simple'), aborted.signal)).to.be.undefined;
+  });
+});
+
+describe('FocusController', () => {
+  const focused = (el: FocusHost) => el.shadowRoot!.activeElement?.id ?? '';
+
+  it('follows the state to its data-focus element only once the user acted, and focuses what it is told to', async () => {
+    const el = await fixture<FocusHost>(html`<focus-host></focus-host>`);
+    el.focusing.follow();
+    el.requestUpdate();
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(focused(el)).to.equal('');
+    el.focusing.acted = true;
+    el.focusing.follow();
+    el.requestUpdate();
+    await until(() => focused(el) === 'b', 'the data-focus element');
+    el.focusing.set('#a');
+    el.requestUpdate();
+    await until(() => focused(el) === 'a', 'the selector');
+    el.focusing.set(el.shadowRoot!.querySelector<HTMLElement>('#b')!);
+    el.requestUpdate();
+    await until(() => focused(el) === 'b', 'the element');
+    // Once: the next render leaves focus where it is.
+    el.shadowRoot!.querySelector<HTMLElement>('#a')!.focus();
+    el.requestUpdate();
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(focused(el)).to.equal('a');
   });
 });

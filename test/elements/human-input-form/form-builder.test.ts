@@ -3,6 +3,7 @@ import { expect } from '@open-wc/testing';
 import '../../../src/elements/human-input-form/define.js';
 import '../../../src/elements/hitl-file/define.js';
 import { buildForm } from '../../../src/elements/human-input-form/form-builder.js';
+import { closedAs, FormsController } from '../../../src/elements/human-input-form/forms.js';
 import { Transport } from '../../../src/client/transport.js';
 import { renderMarkdown, SLOT_TAG } from '../../../src/elements/shared/markdown.js';
 import type { HumanInputFormDefinition } from '../../../src/protocol/index.js';
@@ -54,5 +55,28 @@ describe('buildForm', () => {
     const { body, controls } = build({ form_content: `<${SLOT_TAG} data-name="comment" data-key="guess"></${SLOT_TAG}> {{#$output.comment#}}` });
     expect(controls.map((c) => c.name)).to.deep.equal(['comment', 'size', 'scan_copy']);
     expect(body.querySelectorAll('hitl-paragraph')).to.have.length(1);
+  });
+});
+
+describe('FormsController.check and closedAs', () => {
+  const host = { addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true), draftStorage: 'none' as const, labels: {} };
+  const forms = new FormsController(host, { transport: () => transport, render: () => ({}), expire() {}, edited() {} });
+
+  it('clears the last refusal from every input, checks them all, and answers the first at fault', async () => {
+    const open = forms.show({ renderMarkdown, SLOT_TAG }, 'token', 'Review', def);
+    document.body.append(open.body);
+    await Promise.all(open.controls.map((c) => c.updateComplete));
+    const [comment, size] = open.controls;
+    comment!.setCustomValidity('The service refused this.');
+    // The select and the file input are required and empty: the select comes first.
+    expect(forms.check(open)).to.equal(size);
+    expect(comment!.checkValidity()).to.equal(true);
+    forms.reset();
+    open.body.remove();
+  });
+
+  it('names the phase of a form the service no longer takes', () => {
+    expect(closedAs({ code: 'human_input_form_expired', message: '', status: 412 })).to.equal('expired');
+    expect(closedAs({ code: 'human_input_form_submitted', message: '', status: 412 })).to.equal('taken');
   });
 });
