@@ -14,7 +14,7 @@ import { styles } from './human-input-form.styles.js';
 import { FORM_PATH, pathOf } from '../../protocol/paths.js';
 import { Landmark } from './landmark.js';
 import { RunStream } from './run-stream.js';
-import { SessionController } from './session-controller.js';
+import { SessionController } from '../shared/session-controller.js';
 import { StatusLine } from './status-line.js';
 import { FocusController } from './focus.js';
 import { renderClosed, renderOpen, type Phase } from './view.js';

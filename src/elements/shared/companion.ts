@@ -1,17 +1,16 @@
 /**
  * What the companion elements (`<conversation-list>`, `<conversation-variables>`,
  * `<message-feedback>`, `<tts-player>`) share: the session of their `session-url` (one per URL
- * on the page, see `session.ts`), the app's web settings fetched once per session and applied
- * to each (`site-settings.ts`, as in the form), terms, custom states, the status line and the
- * error with its retry.
+ * on the page) and the app's web settings through the form's `SessionController`, terms, custom
+ * states, the status line and the error with its retry.
  */
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
-import type { AppMode, ErrorBody, Page, SiteSettings } from '../../protocol/index.js';
+import type { AppMode, ErrorBody, Page } from '../../protocol/index.js';
 import { CompanionErrorEvent } from './companion-events.js';
 import { companionTerms, type CompanionTerms } from './companion-terms.js';
 import { SessionSource } from './session.js';
-import { siteLocale, themeStyle } from './site-settings.js';
+import { SessionController } from './session-controller.js';
 import { switchState } from './states.js';
 
 /**
@@ -22,8 +21,8 @@ import { switchState } from './states.js';
 export abstract class Companion extends LitElement {
   static override properties: PropertyDeclarations = { sessionUrl: { attribute: 'session-url' } };
 
+  protected readonly session = new SessionController(this);
   protected readonly internals = this.attachInternals();
-  protected site: SiteSettings | undefined;
   /** The status line's text (a polite live region). */
   protected note = '';
   /** The error line's text. */
@@ -48,7 +47,7 @@ export abstract class Companion extends LitElement {
 
   /** The nearest `lang`, else the app's `default_language`. */
   protected get locale(): string {
-    return siteLocale(this, this.site);
+    return this.session.locale;
   }
 
   /** The custom state shown now (`:state(name)`). */
@@ -57,6 +56,7 @@ export abstract class Companion extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('sessionUrl')) this.session.settings(this.sessionUrl);
     if (!this.sessionUrl) {
       // Said once, in the page (localized) and in the console (for the developer).
       if (changed.has('sessionUrl') || !this.hasUpdated) {
@@ -64,18 +64,6 @@ export abstract class Companion extends LitElement {
         this.fail(noSession(this.t.noSession), true);
       }
       return;
-    }
-    if (changed.has('sessionUrl')) {
-      this.site = undefined;
-      const url = this.sessionUrl;
-      // The session's one fetch of the settings; without them the element keeps its defaults.
-      SessionSource.for(url)
-        .site()
-        .then((site) => {
-          if (url !== this.sessionUrl) return;
-          this.site = site;
-          this.requestUpdate();
-        }, () => undefined);
     }
     if (this.reloadOn.some((p) => changed.has(p))) void this.load();
   }
@@ -100,7 +88,7 @@ export abstract class Companion extends LitElement {
 
   /** The session's relay. */
   protected api(): Promise<Transport> {
-    return this.sessionUrl ? SessionSource.for(this.sessionUrl).transport() : Promise.reject(noSession(this.t.noSession));
+    return this.sessionUrl ? this.session.transport(this.sessionUrl) : Promise.reject(noSession(this.t.noSession));
   }
 
   /** Shows a state as a custom state (`:state(name)`), one at a time. */
@@ -139,7 +127,7 @@ export abstract class Companion extends LitElement {
 
   /** The box every companion renders: theme, language, content, error and status line. */
   protected frame(content: unknown): TemplateResult {
-    return html`<div part="container" lang=${this.locale} style=${themeStyle(this.site)} ?data-inverted=${this.site?.chat_color_theme_inverted}>
+    return html`<div part="container" lang=${this.locale} style=${this.session.theme} ?data-inverted=${this.session.site?.chat_color_theme_inverted}>
       ${this.state === 'other-mode' ? html`<p part="other-mode" role="status">${this.t[this.otherMode!]}</p>` : content}
       ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
       ${this.state === 'error' ? html`<button part="retry" @click=${this.#onRetry}>${this.t.retry}</button>` : nothing}

@@ -1,14 +1,12 @@
-/** The form's small controllers, each on a host of its own: countdown, status line, landmark names, locale, session. */
+/** The form's small controllers, each on a host of its own: countdown, status line, landmark names, locale, focus (the session's is in `shared/session-controller.test.ts`). */
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement, html as litHtml } from 'lit';
 import type { SiteSettings } from '../../../src/protocol/index.js';
 import { Countdown, duration } from '../../../src/elements/human-input-form/countdown.js';
 import { FocusController } from '../../../src/elements/human-input-form/focus.js';
 import { Landmark } from '../../../src/elements/human-input-form/landmark.js';
-import { SessionController } from '../../../src/elements/human-input-form/session-controller.js';
 import { StatusLine } from '../../../src/elements/human-input-form/status-line.js';
 import { LocaleController } from '../../../src/elements/shared/locale-controller.js';
-import { sessionUrl } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
 
 class Host extends LitElement {
@@ -103,20 +101,6 @@ describe('LocaleController', () => {
     el.removeAttribute('lang');
     el.fallback = 'zh-Hans';
     await until(() => el.locale.locale === 'zh-Hans', 'the fallback locale');
-  });
-});
-
-describe('SessionController', () => {
-  it('opens the relay of a session and then reads the app settings', async () => {
-    const el = await host();
-    const session = new SessionController(el);
-    const api = await session.open(sessionUrl('hitl-simple'), new AbortController().signal);
-    expect(api?.baseUrl).to.match(/^http/);
-    await until(() => session.site, 'the app settings');
-    expect(session.theme === '' || session.theme.startsWith('--hitl-site-accent:')).to.be.true;
-    const aborted = new AbortController();
-    aborted.abort();
-    expect(await session.open(sessionUrl('hitl-simple'), aborted.signal)).to.be.undefined;
   });
 });
 
