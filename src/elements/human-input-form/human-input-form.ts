@@ -1,25 +1,22 @@
 import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
-import type { FormInputValue, HumanInputFormDefinition, HumanInputRequest, RunEvent } from '../../protocol/index.js';
-import { requestDefinition, type ErrorBody } from '../../protocol/index.js';
+import type { RunEvent } from '../../protocol/index.js';
 import type { HitlControl } from '../shared/control.js';
 import { toErrorBody } from '../shared/errors.js';
 import { formParts } from '../shared/lazy.js';
 import { LocaleController } from '../shared/locale-controller.js';
+import { SessionController } from '../shared/session-controller.js';
 import { switchState } from '../shared/states.js';
-import { termsFor, type Terms } from '../shared/terms.js';
+import { termsFor } from '../shared/terms.js';
 import { json, list } from './attributes.js';
-import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, RunEventEvent, RunFinishedEvent, SubmittedEvent, TimedOutEvent } from './events.js';
-import { closedAs, FormsController, type OpenForm } from './forms.js';
+import { FormErrorEvent, RunEventEvent, RunFinishedEvent, TimedOutEvent, type BeforeSubmitEvent, type FormShownEvent, type SubmittedEvent } from './events.js';
+import { FormRequests } from './form-requests.js';
+import { FormsController } from './forms.js';
 import { styles } from './human-input-form.styles.js';
-import { FORM_PATH, pathOf } from '../../protocol/paths.js';
 import { Landmark } from './landmark.js';
 import { RunStream } from './run-stream.js';
-import { SessionController } from '../shared/session-controller.js';
 import { StatusLine } from './status-line.js';
 import { FocusController } from './focus.js';
 import { renderClosed, renderOpen, type Phase } from './view.js';
-
-const formPath = (token: string) => pathOf(FORM_PATH, token);
 
 /**
  * Renders the form of a workflow run paused at a human-input node, submits the answer through
@@ -99,19 +96,25 @@ export class HumanInputForm extends LitElement {
     event: (event, signal) => this.#event(event, signal),
     open: () => this.#phase === 'error' && this.#set(this.#forms.open ? 'ready' : 'waiting'),
     resume: () => void this.#connect(),
-    unavailable: () => this.#terms.error,
+    unavailable: () => this.#locale.terms.error,
   });
   readonly #forms = new FormsController(this, {
     // What content may load: the relay's origin (the transport's base, absolute) and `allowedOrigins`.
-    render: () => ({ allowedOrigins: [this.#session.api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#terms.openImage }),
+    render: () => ({ allowedOrigins: [this.#session.api?.baseUrl ?? '', ...(this.allowedOrigins ?? [])], openImage: this.#locale.terms.openImage }),
     transport: () => this.#session.api!,
     expire: () => this.#expire(),
     // The summary of a failed check goes once every input is fine.
-    edited: (controls) => this.#alert === this.#terms.fix && controls.every((c) => c.checkValidity()) && this.#problem(''),
+    edited: (controls) => this.#alert === this.#locale.terms.fix && controls.every((c) => c.checkValidity()) && this.#problem(''),
   });
   readonly #status = new StatusLine<Phase>(this, 'loading', ['loading', 'waiting', 'submitting']);
   readonly #landmark = new Landmark(this, () => (this.#forms.open ? this.#title(this.#forms.open.title) : ''));
   readonly #focus = new FocusController(this);
+  readonly #requests = new FormRequests(this, this.#forms, this.#stream, {
+    transport: () => this.#session.api!,
+    terms: () => this.#locale.terms,
+    set: (phase, close) => this.#set(phase, close),
+    problem: (message, control) => this.#problem(message, control),
+  });
 
   readonly #internals = this.attachInternals();
   #phase: Phase = 'loading';
@@ -154,33 +157,14 @@ export class HumanInputForm extends LitElement {
 
   /** Checks every input, then submits the values with the action `actionId`. */
   async submit(actionId: string): Promise<void> {
-    const form = this.#forms.open;
-    if (!form || this.#phase !== 'ready') return;
+    if (!this.#forms.open || this.#phase !== 'ready') return;
     this.#focus.acted = true;
-    // Every input shows its problem at once; focus goes to the first.
-    const invalid = this.#forms.check(form);
-    if (invalid) return this.#problem(this.#terms.fix, invalid);
-    const inputs = Object.fromEntries(form.controls.map((c) => [c.name, c.value as FormInputValue]));
-    if (!this.dispatchEvent(new BeforeSubmitEvent(actionId, inputs))) return;
-    this.#set('submitting');
-    const signal = this.#stream.signal;
-    const send = () =>
-      this.#session.api!.json('POST', formPath(form.token), { json: { inputs, action: actionId, user: '' }, signal }).then(
-        () => this.#submitted(actionId, inputs),
-        (error: unknown) => signal.aborted || this.#rejected(toErrorBody(error), form),
-      );
-    // The resumed run's events can come on the open stream before the POST's answer: they wait,
-    // so `submitted` always comes before what follows it (`run-finished`, the next form).
-    await (this.formToken ? send() : this.#stream.hold(send, signal)).catch(() => undefined);
-  }
-
-  get #terms(): Terms {
-    return this.#locale.terms;
+    return this.#requests.submit(this.#forms.open, actionId);
   }
 
   /** A form's title: the node's, else the app's, else a generic one. */
   #title(title: string): string {
-    return title || this.#session.site?.title || this.#terms.untitled;
+    return title || this.#session.site?.title || this.#locale.terms.untitled;
   }
 
   async #connect(again?: boolean): Promise<void> {
@@ -197,11 +181,11 @@ export class HumanInputForm extends LitElement {
     formParts.load().catch(() => {
       if (signal.aborted) return;
       this.#stream.abort();
-      this.#fail({ code: 'part_load_failed', message: this.#terms.partFailed, status: 0 });
+      this.#fail({ code: 'part_load_failed', message: this.#locale.terms.partFailed, status: 0 });
     });
     try {
       const api = await this.#session.open(this.sessionUrl, signal);
-      if (api) await (this.formToken ? this.#show(this.formToken, signal) : this.#stream.follow(api, this.#stream.runId ? undefined : this.inputs || {}, signal));
+      if (api) await (this.formToken ? this.#requests.show(this.formToken, signal) : this.#stream.follow(api, this.#stream.runId ? undefined : this.inputs || {}, signal));
     } catch (error) {
       if (!signal.aborted) this.#fail(error);
     }
@@ -215,7 +199,7 @@ export class HumanInputForm extends LitElement {
         return this.#phase === 'loading' && this.#set('waiting');
       case 'human_input_required':
         if (!event.data.form_token) return this.#set('undrivable', true);
-        return this.#show(event.data.form_token, signal, event.data).catch((error: unknown) => {
+        return this.#requests.show(event.data.form_token, signal, event.data).catch((error: unknown) => {
           // Not shown after all: a retry's replay must show it.
           this.#stream.forget(event);
           if (!signal.aborted) this.#fail(error);
@@ -244,42 +228,6 @@ export class HumanInputForm extends LitElement {
     this.#alert = alert;
     this.#forms.keep();
     this.#set(phase, true);
-  }
-
-  /**
-   * Opens a form: as the run's event carries it, else (`form-token`, a select's live options) as
-   * `GET /form/human_input/{token}` answers; a form closed meanwhile (412) sets its phase instead.
-   */
-  async #show(token: string, signal: AbortSignal, request?: HumanInputRequest): Promise<void> {
-    try {
-      const def = (request && requestDefinition(request)) ?? (await this.#session.api!.json<HumanInputFormDefinition>('GET', formPath(token), { signal }));
-      const parts = await formParts.load();
-      if (signal.aborted) return;
-      this.#forms.show(parts, token, request?.node_title ?? '', def);
-      this.#set('ready');
-      this.dispatchEvent(new FormShownEvent(token, def, request));
-    } catch (error) {
-      if ((error as ErrorBody).status !== 412) throw error;
-      this.#set(closedAs(error as ErrorBody), true);
-    }
-  }
-
-  /** The service accepted the submission; a `form-token` form has no run to report it, so it closes here. */
-  #submitted(actionId: string, inputs: Record<string, FormInputValue>): void {
-    this.#forms.sent();
-    const filled = this.formToken ? this.#forms.answeredHere(actionId, inputs) : undefined;
-    if (filled) this.#stream.ended = true;
-    this.#set('submitted');
-    this.dispatchEvent(new SubmittedEvent(actionId, inputs, filled));
-  }
-
-  /** A submission the service refused: messages at the inputs they name, every value kept. */
-  #rejected(error: ErrorBody, form: OpenForm): void {
-    this.dispatchEvent(new FormErrorEvent(error));
-    if (error.status === 412) return this.#set(closedAs(error));
-    this.#set('ready');
-    const hit = this.#forms.refused(form, error.message, this.#terms);
-    this.#problem(hit ? this.#terms.fix : error.message, hit);
   }
 
   /** Shows a problem with the form and takes the user to it. */
@@ -327,7 +275,7 @@ export class HumanInputForm extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const t = this.#terms;
+    const t = this.#locale.terms;
     const phase = this.#phase;
     return html`<div part="container" lang=${this.#locale.locale} style=${this.#session.theme}>
       ${this.#forms.closed.map((closed) => renderClosed(closed, this.#title(closed.title), t))}
