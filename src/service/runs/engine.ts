@@ -342,7 +342,10 @@ export class WorkflowEngine {
     const forms = this.#formsOf.get(run.id);
     if (forms) forms.push(form);
     else this.#formsOf.set(run.id, [form]);
-    form.timer = setTimeout(() => this.timeOut(form), seconds * 1000);
+    // Real Dify times forms out in a periodic task, so the run's timeout comes some time after
+    // `expiration_time`, never at it: here at the next whole second after it has passed. A page's
+    // own countdown (which disables the form at the expiry) thus always has the first word.
+    form.timer = setTimeout(() => this.timeOut(form), (expiration + 1) * 1000 - Date.now());
     form.timer.unref?.();
     run.status = 'paused';
     run.pausedOn = form.id;
