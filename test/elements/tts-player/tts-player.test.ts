@@ -60,9 +60,18 @@ describe('<tts-player>', function () {
 
     $(el, '[part=play]').click();
     await until(() => el.matches(':state(paused)'), 'the pause');
-    // WebKit settles the position a few milliseconds after its pause event.
-    await new Promise((r) => setTimeout(r, 100));
-    const at = el.currentTime;
+    // WebKit settles the position some milliseconds after its pause event (longer on a busy
+    // machine): the paused position is the one two reads 50 ms apart agree on.
+    let at = -1;
+    await until(
+      async () => {
+        const before = el.currentTime;
+        await new Promise((r) => setTimeout(r, 50));
+        return Math.abs(el.currentTime - before) < 0.002 && (at = el.currentTime) >= 0;
+      },
+      'the paused position to settle',
+      3000,
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(el.currentTime).to.be.closeTo(at, 0.02);
     $(el, '[part=play]').click();
