@@ -17,7 +17,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { HARDENING, relayError } from './errors.js';
-import { rewriteMultipartChunks, type ChunkSource, type MultipartChunks } from './multipart.js';
+import { MultipartRewriter } from './multipart.js';
 import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, uploadRefusal, type RelayCore } from './relay.js';
 import type { KeyScrubber } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
@@ -99,7 +99,7 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
     // What fetch sends when the browser named no type.
     headers.accept ??= '*/*';
     headers.authorization = `Bearer ${core.apiKey}`;
-    let body: string | MultipartChunks | undefined;
+    let body: string | Upload | undefined;
     if (route.user === 'multipart') {
       const declared = Number(req.headers['content-length'] ?? 0);
       const boundary = core.uploadBoundary(Number.isFinite(declared) ? declared : 0, req.headers['content-type'] ?? null);
@@ -108,8 +108,9 @@ export function nodeRelayListener(core: RelayCore, fallback: Listener): Listener
         res.setHeader('Connection', 'close');
         return writeResponse(res, boundary);
       }
-      body = rewriteMultipartChunks(requestSource(req), boundary, claims.user, { maxBytes: core.maxUpload });
-      headers['content-type'] = body.contentType;
+      const rewriter = new MultipartRewriter(boundary, claims.user, { maxBytes: core.maxUpload });
+      body = { req, rewriter };
+      headers['content-type'] = rewriter.contentType;
     } else if (route.user === 'json') {
       const text = await readLimited(req, core.maxJson);
       // Broken off: the browser has gone.
@@ -163,7 +164,7 @@ class Exchange {
     release?.();
   }
 
-  start(upstream: ClientRequest, body: string | MultipartChunks | undefined): void {
+  start(upstream: ClientRequest, body: string | Upload | undefined): void {
     this.#upstream = upstream;
     upstream.once('error', (error) => this.#unreachable(error, body));
     upstream.once('response', (answer) => {
@@ -178,14 +179,14 @@ class Exchange {
         this.res.destroy();
       });
     });
-    if (typeof body === 'object') void pump(body.chunks, upstream);
+    if (typeof body === 'object') pipeUpload(body, upstream);
     else upstream.end(body);
   }
 
   /** No usable answer came: an upload's refusal, else `502` (logged), as the fetch handler answers. */
-  #unreachable(error: unknown, body: string | MultipartChunks | undefined): void {
+  #unreachable(error: unknown, body: string | Upload | undefined): void {
     if (this.clientGone || this.#finished || this.res.headersSent) return;
-    const refused = typeof body === 'object' ? body.failure : undefined;
+    const refused = typeof body === 'object' ? body.rewriter.failure : undefined;
     if (refused) {
       // The rest of the upload is left unread: the connection ends with the answer.
       this.res.setHeader('Connection', 'close');
@@ -283,88 +284,65 @@ class Exchange {
   }
 }
 
+/** An upload on its way: the browser's request and the rewrite of its multipart body. */
+interface Upload {
+  req: IncomingMessage;
+  rewriter: MultipartRewriter;
+}
+
 /**
  * Bytes the upload may run ahead of the upstream socket: the browser's side keeps arriving while
  * the socket drains, instead of one chunk at a time in lockstep (a few socket reads).
  */
 const UPLOAD_AHEAD_BYTES = 256 * 1024;
-/** Request chunks read ahead of the rewriter before the request is paused. */
-const READ_AHEAD_CHUNKS = 4;
-
-/** Sends the rewritten upload upstream; a refusal or a broken request breaks the upstream request off. */
-async function pump(chunks: AsyncGenerator<Uint8Array, void, undefined>, upstream: ClientRequest): Promise<void> {
-  try {
-    for (;;) {
-      const { done, value } = await chunks.next();
-      if (done) break;
-      if (upstream.destroyed) return void (await chunks.return(undefined));
-      upstream.write(value);
-      if (upstream.writableLength > UPLOAD_AHEAD_BYTES) {
-        await new Promise<void>((resolve) => {
-          const go = () => {
-            upstream.off('drain', go);
-            upstream.off('close', go);
-            resolve();
-          };
-          upstream.on('drain', go);
-          upstream.on('close', go);
-        });
-      }
-    }
-    upstream.end();
-  } catch (error) {
-    upstream.destroy(error as Error);
-  }
-}
 
 /**
- * The request's body for the multipart rewriter, chunk by chunk as Node reads them (no copies),
- * a few chunks ahead; a request that ends before its body did fails the read.
+ * Sends the rewritten upload upstream as a pipe would: each chunk Node reads goes through the
+ * rewriter and out in the same tick, the request paused while the upstream socket is behind. A
+ * refusal or a request that ends before its body did breaks the upstream request off; a refused
+ * request is paused, not destroyed, so its answer (a 413, say) still goes out on its connection.
  */
-function requestSource(req: IncomingMessage): ChunkSource {
-  const queue: Buffer[] = [];
+function pipeUpload({ req, rewriter }: Upload, upstream: ClientRequest): void {
+  const out: Uint8Array[] = [];
   let ended = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const next = wake;
-    wake = undefined;
-    next?.();
-  };
-  req.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    if (queue.length >= READ_AHEAD_CHUNKS) req.pause();
-    notify();
-  });
-  req.once('end', () => {
+  const resume = () => req.resume();
+  const stop = (error: Error) => {
     ended = true;
-    notify();
+    req.off('data', data);
+    req.pause();
+    upstream.destroy(error);
+  };
+  const data = (chunk: Buffer) => {
+    if (upstream.destroyed) return stop(new Error('The upstream request has ended.'));
+    try {
+      rewriter.push(chunk, out);
+    } catch (error) {
+      return stop(error as Error);
+    }
+    for (const piece of out) upstream.write(piece);
+    out.length = 0;
+    if (upstream.writableLength > UPLOAD_AHEAD_BYTES) {
+      req.pause();
+      upstream.once('drain', resume);
+    }
+  };
+  upstream.write(rewriter.head);
+  req.on('data', data);
+  req.once('end', () => {
+    if (ended) return;
+    ended = true;
+    try {
+      rewriter.end();
+    } catch (error) {
+      return void upstream.destroy(error as Error);
+    }
+    upstream.end();
   });
   const broken = (error?: Error) => {
-    if (ended) return;
-    failure ??= error ?? new Error('The request ended before its body did.');
-    notify();
+    if (!ended) stop(error ?? new Error('The request ended before its body did.'));
   };
   req.once('error', broken);
   req.once('close', () => broken());
-  return {
-    async read() {
-      for (;;) {
-        const value = queue.shift();
-        if (value) {
-          if (req.isPaused() && queue.length < READ_AHEAD_CHUNKS) req.resume();
-          return { done: false, value };
-        }
-        if (ended) return { done: true };
-        if (failure) throw failure;
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-    },
-    async cancel() {
-      // Not destroyed: the answer (a 413, say) still goes out on this connection, which then closes.
-      req.pause();
-    },
-  };
 }
 
 /** An upstream body broken off, as fetch reports it (so the log names `UND_ERR_SOCKET` either way). */
