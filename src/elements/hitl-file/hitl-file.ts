@@ -70,10 +70,13 @@ export class HitlFile extends HitlControl {
   static override styles = styles;
   static override properties: PropertyDeclarations = { ...HitlControl.properties, upload: { attribute: false } };
 
-  /** Sends a local file (the form sets one that uploads through its session); without it only links can be added. */
-  upload: Uploader | undefined;
   #items: Item[] = [];
   #note = '';
+  /** Whether focus was ours before a change that may remove the focused button or field. */
+  #refocus = false;
+
+  /** Sends a local file (the form sets one that uploads through its session); without it only links can be added. */
+  upload: Uploader | undefined;
 
   /** The most files this input takes. */
   protected get max(): number {
@@ -91,6 +94,12 @@ export class HitlFile extends HitlControl {
 
   get state(): string {
     return JSON.stringify(this.#items.filter((i) => i.ref).map(({ name, size, ref }) => ({ name, size, ref })));
+  }
+
+  protected override updated(): void {
+    // The focused control went (the input filled up, a file removed): the nearest one takes it.
+    if (this.#refocus && !this.shadowRoot!.activeElement) this.renderRoot.querySelector<HTMLElement>('[part=choose],[part=url-input],[part=file-button]')?.focus();
+    this.#refocus = false;
   }
 
   restore(state: string): void {
@@ -224,17 +233,8 @@ export class HitlFile extends HitlControl {
     this.changed('change');
   }
 
-  /** Whether focus was ours before a change that may remove the focused button or field. */
-  #refocus = false;
-
   #keepFocus(): void {
     this.#refocus = !!this.shadowRoot!.activeElement;
-  }
-
-  protected override updated(): void {
-    // The focused control went (the input filled up, a file removed): the nearest one takes it.
-    if (this.#refocus && !this.shadowRoot!.activeElement) this.renderRoot.querySelector<HTMLElement>('[part=choose],[part=url-input],[part=file-button]')?.focus();
-    this.#refocus = false;
   }
 
   #drag(e: DragEvent): void {
