@@ -21,7 +21,10 @@ export interface HumanInputForm {
   readonly token: string | null;
   readonly run: Run;
   readonly node: HumanInputNode;
+  /** What the run's events carry (the node's own input config among it). */
   readonly request: HumanInputRequest;
+  /** The inputs with a variable-backed select's live options, as the GET and a submission's checks see them. */
+  readonly inputs: () => FormInput[];
   status: HumanInputFormStatus;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -80,7 +83,7 @@ export function ensureFormActive(form: HumanInputForm): void {
 export function formDefinition(form: HumanInputForm): HumanInputFormDefinition {
   return {
     form_content: form.request.form_content,
-    inputs: form.request.inputs,
+    inputs: form.inputs(),
     resolved_default_values: form.request.resolved_default_values,
     user_actions: form.request.actions,
     expiration_time: form.request.expiration_time,
@@ -119,8 +122,9 @@ export async function validateSubmission(
   ensureFormActive(form);
 
   const provided = inputs;
+  const configs = form.inputs();
   const values: Record<string, unknown> = {};
-  for (const input of form.request.inputs) {
+  for (const input of configs) {
     const name = input.output_variable_name;
     if (!(name in provided)) continue;
     values[name] = await normaliseValue(input, provided[name], (ref) => resolveFile(ref, user));
@@ -128,9 +132,9 @@ export async function validateSubmission(
 
   const chosen = form.request.actions.find((a) => a.id === action);
   if (!chosen) throw invalidForm(`Invalid action: ${action}`);
-  const missing = form.request.inputs.map((i) => i.output_variable_name).filter((n) => !(n in provided));
+  const missing = configs.map((i) => i.output_variable_name).filter((n) => !(n in provided));
   if (missing.length) throw invalidForm(`Missing required inputs: ${missing.join(', ')}`);
-  for (const input of form.request.inputs) checkFilesAgainstConfig(input, values[input.output_variable_name]);
+  for (const input of configs) checkFilesAgainstConfig(input, values[input.output_variable_name]);
   return { action: chosen, values, user };
 }
 

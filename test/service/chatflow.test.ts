@@ -177,3 +177,39 @@ describe('files sent with a message or a run', () => {
     assert.equal(body.data.status, 'paused');
   });
 });
+
+describe('a select whose options come from a conversation variable', () => {
+  const user = 'ines';
+  let live: Harness;
+  let client: AppClient;
+  before(async () => {
+    live = await startApp((raw) => {
+      const app = raw.apps.find((a: { key: string }) => a.key === KEYS.chatflow);
+      const node = app.workflow.nodes.find((n: { id: string }) => n.id === 'approve_reply');
+      node.inputs[0].option_source = { type: 'variable', selector: ['conversation', 'tags'], value: [] };
+    });
+    client = live.client(KEYS.chatflow);
+  });
+  after(() => live.close());
+
+  test("the run's event carries the node's config; the form's GET reads the variable's values when asked", async () => {
+    const events = await drain(client.streamChatMessage({ query: 'Where is my order?', inputs: {}, user }));
+    const required = find(events, 'human_input_required');
+    // As real Dify's: the event (and the paused body) carry the node's input config as it is.
+    assert.deepEqual(required.data.inputs[0], { type: 'select', output_variable_name: 'tone', option_source: { type: 'variable', selector: ['conversation', 'tags'], value: [] } });
+    const token = required.data.form_token!;
+    const select = (await client.getForm(token)).inputs[0]!;
+    assert.ok(select.type === 'select');
+    assert.deepEqual(select.option_source.value, ['beta', 'priority']);
+
+    // The variable changes while the form waits: the GET follows it.
+    const conversationId = required.conversation_id!;
+    const tags = (await client.listConversationVariables(conversationId, { user })).data.find((v) => v.name === 'tags')!;
+    await client.updateConversationVariable(conversationId, tags.id, { value: ['gamma'], user });
+    const again = (await client.getForm(token)).inputs[0]!;
+    assert.ok(again.type === 'select');
+    assert.deepEqual(again.option_source.value, ['gamma']);
+    // Like the real service, a submission checks a select's value only against constant options.
+    assert.deepEqual(await client.submitForm(token, { inputs: { tone: 'gamma', wording: 'Soon.' }, action: 'send', user }), {});
+  });
+});

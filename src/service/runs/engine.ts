@@ -104,7 +104,7 @@ export class WorkflowEngine {
     form.status = 'submitted';
     clearTimeout(form.timer);
     const { run, node } = form;
-    const rendered = renderWithOutputs(form.request.form_content, form.request.inputs, values, pythonStr);
+    const rendered = renderWithOutputs(form.request.form_content, form.inputs(), values, pythonStr);
     const filled = {
       node_id: node.id,
       node_title: node.title,
@@ -325,19 +325,23 @@ export class WorkflowEngine {
       node_id: node.id,
       node_title: node.title,
       form_content: this.#substitute(run, node.form_content),
-      inputs: node.inputs.map((input) =>
-        // A select whose options come from a variable shows the variable's live values.
-        input.type === 'select' && input.option_source.type === 'variable'
-          ? { ...input, option_source: { ...input.option_source, value: toStringList(this.#lookup(run, input.option_source.selector)) } }
-          : input,
-      ),
+      // The node's own input config, as real Dify's event and paused body carry it; only the
+      // form's GET (and the checks of a submission) read a variable-backed select's live options.
+      inputs: node.inputs,
       actions: node.user_actions,
       display_in_ui: node.delivery === 'web_app',
       form_token: token,
       resolved_default_values: this.#defaults(run, node),
       expiration_time: expiration,
     };
-    const form: HumanInputForm = { id: request.form_id, token, run, node, request, status: 'waiting', timer: undefined };
+    // Read when asked, as the real GET reads them: a conversation variable may change while the form waits.
+    const inputs = () =>
+      node.inputs.map((input) =>
+        input.type === 'select' && input.option_source.type === 'variable'
+          ? { ...input, option_source: { ...input.option_source, value: toStringList(this.#lookup(run, input.option_source.selector)) } }
+          : input,
+      );
+    const form: HumanInputForm = { id: request.form_id, token, run, node, request, inputs, status: 'waiting', timer: undefined };
     this.forms.add(form);
     const forms = this.#formsOf.get(run.id);
     if (forms) forms.push(form);
