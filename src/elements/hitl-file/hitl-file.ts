@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { ServiceError } from '../../client/errors.js';
 import type { FileInput, FileReference, FileType, UploadedFile } from '../../protocol/index.js';
 import { FILE_EXTENSIONS } from '../../protocol/files.js';

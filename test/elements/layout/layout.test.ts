@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/elements/tts-player/define.js';
 import type { HumanInputForm } from '../../../src/elements/human-input-form/human-input-form.js';
-import { $, action, control, hasState, inner, mount, sessionUrl, statusText } from '../helpers/form.js';
+import { $, hasState, inner, mount, sessionUrl, statusText } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
 import { typeKeys } from '../helpers/input.js';
 
