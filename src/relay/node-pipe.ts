@@ -18,7 +18,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { HARDENING, relayError } from './errors.js';
 import { MultipartRewriter } from './multipart.js';
-import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, uploadRefusal, type RelayCore } from './relay.js';
+import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, uploadRefusal, type AnswerHeaders, type RelayCore } from './relay.js';
 import type { KeyScrubber } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
 import { isUserField } from './user-field.js';
@@ -224,25 +224,9 @@ class Exchange {
       return this.#answerWith(new Response(null, { status, headers: head }));
     }
     // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length.
-    const length = Number(head.get('content-length') ?? NaN);
-    head.delete('content-length');
-    if (!this.route.streams && source === answer && length <= SMALL_ANSWER_BYTES) {
-      // A settings or JSON answer of known, small length: held whole, scrubbed, and sent with its
-      // (scrubbed) length in one write, as a bare proxy would, rather than chunked.
-      const bytes = await readBytes(source, SMALL_ANSWER_BYTES);
-      // Node's parser stops at the declared length, so more than that cannot come: only a break.
-      if (!bytes) return this.#broken(terminated());
-      if (this.clientGone) return;
-      const scrubber = core.scrubber();
-      const first = scrubber.push(bytes);
-      const rest = scrubber.flush();
-      const body = rest.length ? Buffer.concat([first, rest]) : first;
-      this.#finished = true;
-      this.end();
-      res.writeHead(status, { ...outgoingHeaders(head), 'content-length': body.length });
-      res.end(body);
-      return;
-    }
+    const length = Number(head['content-length'] ?? NaN);
+    delete head['content-length'];
+    if (!this.route.streams && source === answer && length <= SMALL_ANSWER_BYTES) return this.#small(answer, status, head);
     res.writeHead(status, outgoingHeaders(head));
     // A stream's headers go now, not with its first event: they tell the browser it is open.
     if (this.route.streams) res.flushHeaders();
@@ -250,6 +234,33 @@ class Exchange {
     source.on('data', (chunk: Buffer) => this.#data(source, chunk));
     source.once('end', () => this.#end());
     source.once('error', () => this.#broken(terminated()));
+    answer.once('close', () => {
+      if (!answer.complete) this.#broken(terminated());
+    });
+  }
+
+  /**
+   * A settings or JSON answer of known, small length: held whole, scrubbed, and sent with its
+   * (scrubbed) length in one write, as a bare proxy would, rather than chunked. Callbacks, not a
+   * promise: this is every non-streaming answer, and each await costs it latency (issue 15).
+   */
+  #small(answer: IncomingMessage, status: number, head: AnswerHeaders): void {
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.once('end', () => {
+      if (this.clientGone) return;
+      const scrubber = this.core.scrubber();
+      const first = scrubber.push(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      const rest = scrubber.flush();
+      const body = rest.length ? Buffer.concat([first, rest]) : first;
+      this.#finished = true;
+      this.end();
+      const headers = outgoingHeaders(head);
+      headers['content-length'] = body.length;
+      this.res.writeHead(status, headers);
+      this.res.end(body);
+    });
+    // Node's parser stops at the declared length, so more than that cannot come: only a break.
     answer.once('close', () => {
       if (!answer.complete) this.#broken(terminated());
     });
@@ -406,19 +417,19 @@ function readBytes(source: Readable, limit: number): Promise<Buffer | null | und
   });
 }
 
-/** `headers` for `writeHead`, with the headers every relay answer carries (see `hardened`). */
-function outgoingHeaders(headers: Headers): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of headers) out[name] = value;
-  for (const [name, value] of Object.entries(HARDENING)) out[name.toLowerCase()] = value;
-  return out;
+/** The headers every relay answer carries (see `hardened`), by lowercase name. */
+const HARDENING_HEADERS: OutgoingHttpHeaders = Object.fromEntries(Object.entries(HARDENING).map(([name, value]) => [name.toLowerCase(), value]));
+
+/** `headers` for `writeHead`, with the headers every relay answer carries. */
+function outgoingHeaders(headers: AnswerHeaders): OutgoingHttpHeaders {
+  return Object.assign({}, headers, HARDENING_HEADERS);
 }
 
 /** Writes one of the relay's own (small, complete) answers. */
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (res.destroyed) return;
-  const headers = outgoingHeaders(response.headers);
+  const headers = outgoingHeaders(Object.fromEntries(response.headers));
   if (body) headers['content-length'] = body.length;
   res.writeHead(response.status, headers);
   res.end(body);

@@ -458,7 +458,7 @@ export function createRelay(options: RelayOptions): Relay {
    * on, scrubbed. An error's body is then held and scrubbed (`errorAnswer`); any other body streams
    * through the key scrubber.
    */
-  function answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | Headers {
+  function answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | AnswerHeaders {
     if (status === 401) {
       // The upstream refused the relay's API key. A 401 to the browser would read as "your
       // session is bad" and send it asking for new sessions in a loop.
@@ -476,29 +476,32 @@ export function createRelay(options: RelayOptions): Relay {
       log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service answered ${route.method} ${route.name} with a web page instead of the API's answer.` });
       return relayError(502, 'upstream_unavailable', 'The upstream service answered with a web page instead of the API.');
     }
-    const headers = new Headers();
+    // A plain record, not `Headers`: the Node transport writes it as it is, per request (issue 15).
+    const headers: AnswerHeaders = {};
     for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = redactor.headerValue(header(name) ?? '');
-      if (value) headers.set(name, value);
+      const value = header(name);
+      if (value === null) continue;
+      const scrubbed = redactor.headerValue(value);
+      if (scrubbed) headers[name] = scrubbed;
     }
     // fetch has already decoded a compressed body, so its original length no longer holds.
-    if (header('content-encoding') !== null) headers.delete('content-length');
+    if (header('content-encoding') !== null) delete headers['content-length'];
     if (status >= 400) {
       // Errors are small; held whole, they can be scrubbed of the key and the upstream's address.
-      headers.delete('content-length');
-      headers.set('Cache-Control', 'no-store');
+      delete headers['content-length'];
+      headers['cache-control'] = 'no-store';
     } else if (route.streams) {
-      if (!headers.has('cache-control')) headers.set('Cache-Control', 'no-cache');
+      headers['cache-control'] ??= 'no-cache';
       // Asks a proxy in front of the relay (nginx) not to buffer the stream either.
-      headers.set('X-Accel-Buffering', 'no');
+      headers['x-accel-buffering'] = 'no';
     } else {
-      headers.set('Cache-Control', 'no-store');
+      headers['cache-control'] = 'no-store';
     }
     return headers;
   }
 
   /** An upstream error answer passed on: its body (`null` past the size limit, `undefined` when it broke off) scrubbed. */
-  function errorAnswer(status: number, text: string | null | undefined, headers: Headers): Response {
+  function errorAnswer(status: number, text: string | null | undefined, headers: AnswerHeaders): Response {
     if (text === undefined) return relayError(502, 'upstream_unavailable', `The upstream service broke off its ${status} answer.`);
     if (text === null) return relayError(status, genericCode(status), `The upstream service answered ${status} with an error too large to pass on.`);
     return new Response(redactor.errorText(text), { status, headers });
@@ -522,7 +525,7 @@ export function createRelay(options: RelayOptions): Relay {
     }
     if (!answer.body) return new Response(null, { status: answer.status, headers });
     // Every body, whatever its type or none: see Redactor.keyScrubber. A replaced key changes the length.
-    headers.delete('content-length');
+    delete headers['content-length'];
     const relayed = scrubbedBody(answer.body, redactor.keyScrubber(), clientSignal, `${route.method} ${route.name}`);
     const response = new Response(relayed.stream, { status: answer.status, headers });
     bodyEnds.set(response, relayed.onEnd);
@@ -616,8 +619,8 @@ export interface RelayCore {
   admit(matched: MatchedRoute, authorization: string | null, idempotencyKey: string | null): Promise<Admitted | Response>;
   jsonBody(text: string | null, user: string): string | Response;
   uploadBoundary(declared: number, contentType: string | null): string | Response;
-  answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | Headers;
-  errorAnswer(status: number, text: string | null | undefined, headers: Headers): Response;
+  answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | AnswerHeaders;
+  errorAnswer(status: number, text: string | null | undefined, headers: AnswerHeaders): Response;
   scrubber(): KeyScrubber;
   log(entry: RelayLogEntry): void;
 }
@@ -628,6 +631,9 @@ const cores = new WeakMap<Relay, RelayCore>();
 export function relayCore(relay: object): RelayCore | undefined {
   return cores.get(relay as Relay);
 }
+
+/** The headers of an upstream answer the browser may see, by lowercase name (see `answerHead`). */
+export type AnswerHeaders = Record<string, string>;
 
 export type MatchedRoute = NonNullable<ReturnType<typeof matchRoute>>;
 
