@@ -43,6 +43,14 @@ export interface FormsOptions {
   edited(controls: HitlControl[]): void;
 }
 
+/** Whether a page's first form has been prepared for (see `FormsController.prepare`). */
+let prepared = false;
+/**
+ * Markdown that tries every rule a form's content meets (the lexer tries each block rule on each
+ * block, each inline rule on its text): a heading, a quote, emphasis, code, a link, a list, a slot.
+ */
+const WARM_UP = '# a\n\n> **b** *c* `d` [e](#f) <SLOT>\n\n- g';
+
 /** The phase of a form the service no longer takes (its answer `412`): its time ran out, or it was answered elsewhere. */
 export const closedAs = (error: ErrorBody): 'expired' | 'taken' => (error.code === 'human_input_form_expired' ? 'expired' : 'taken');
 
@@ -57,6 +65,22 @@ export class FormsController {
     this.#host = host;
     this.#options = options;
     this.countdown = new Countdown(host, options.expire);
+  }
+
+  /**
+   * Does, while the element waits for its run, the first-time work the first form would do on
+   * its way to the screen: the Markdown lexer's and the sanitizer's code and patterns compiled (a
+   * sample through them), the draft storage opened (a synchronous round trip to the browser on a
+   * page's first use). Once per page, in idle time; the form's own rendering then starts warm.
+   */
+  prepare({ renderMarkdown, SLOT_TAG }: Markdown): void {
+    if (prepared) return;
+    prepared = true;
+    const idle = globalThis.requestIdleCallback ?? setTimeout;
+    idle(() => {
+      renderMarkdown(WARM_UP.replace('SLOT', SLOT_TAG), this.#options.render());
+      readDraft(this.#host.draftStorage, '');
+    });
   }
 
   /** Opens the form `def` (its Markdown renderer loaded), its values from a draft of an earlier visit. */

@@ -178,7 +178,7 @@ export class HumanInputForm extends LitElement {
     const signal = this.#stream.restart(again);
     this.#set(this.#forms.open ? 'ready' : 'loading');
     // Fetched beside the session and the run; a part that fails to load ends this pass, with a retry.
-    formParts.load().catch(() => {
+    formParts.load().then((parts) => this.#forms.prepare(parts), () => {
       if (signal.aborted) return;
       this.#stream.abort();
       this.#fail({ code: 'part_load_failed', message: this.#locale.terms.partFailed, status: 0 });

@@ -75,6 +75,36 @@ describe('FormsController.check and closedAs', () => {
     open.body.remove();
   });
 
+  it("prepares for a page's first form once, in idle time: a sample through the renderer with the form's own rules, the draft storage opened", async () => {
+    const rendered: [string, unknown][] = [];
+    const keys: string[] = [];
+    const getItem = Storage.prototype.getItem;
+    Storage.prototype.getItem = function (this: Storage, key: string) {
+      keys.push(key);
+      return getItem.call(this, key);
+    };
+    try {
+      const record = (markdown: string, options?: object) => (rendered.push([markdown, options]), renderMarkdown(markdown, options));
+      const local = new FormsController({ ...host, draftStorage: 'local' }, { transport: () => transport, render: () => ({ allowedOrigins: ['https://cdn.example.com'] }), expire() {}, edited() {} });
+      local.prepare({ renderMarkdown: record, SLOT_TAG });
+      // Not on the way of whatever called it.
+      expect(rendered).to.have.length(0);
+      await new Promise((resolve) => (globalThis.requestIdleCallback ?? setTimeout)(resolve));
+      await new Promise((resolve) => setTimeout(resolve));
+      expect(rendered).to.have.length(1);
+      expect(rendered[0]![0]).to.include(`<${SLOT_TAG}>`);
+      expect(rendered[0]![1]).to.deep.equal({ allowedOrigins: ['https://cdn.example.com'] });
+      expect(keys).to.include('hitl-draft:');
+      // Once per page, whichever form asks.
+      local.prepare({ renderMarkdown: record, SLOT_TAG });
+      forms.prepare({ renderMarkdown: record, SLOT_TAG });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rendered).to.have.length(1);
+    } finally {
+      Storage.prototype.getItem = getItem;
+    }
+  });
+
   it('names the phase of a form the service no longer takes', () => {
     expect(closedAs({ code: 'human_input_form_expired', message: '', status: 412 })).to.equal('expired');
     expect(closedAs({ code: 'human_input_form_submitted', message: '', status: 412 })).to.equal('taken');
