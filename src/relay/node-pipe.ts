@@ -18,7 +18,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { HARDENING, relayError } from './errors.js';
 import { MultipartRewriter } from './multipart.js';
-import { brokeOff, failureReason, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, uploadRefusal, type AnswerHeaders, type RelayCore } from './relay.js';
+import { brokeOff, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, upstreamFailure, upstreamTimeout, uploadRefusal, type AnswerHeaders, type RelayCore } from './relay.js';
 import type { KeyScrubber } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
 import { isUserField } from './user-field.js';
@@ -142,6 +142,10 @@ class Exchange {
   #upstream: ClientRequest | undefined;
   #scrubber: KeyScrubber | undefined;
   #finished = false;
+  /** The upstream's answer has begun. */
+  #answered = false;
+  /** Why the upstream was given up, when it went silent. */
+  #silence: Error | undefined;
 
   constructor(
     readonly core: RelayCore,
@@ -166,8 +170,14 @@ class Exchange {
 
   start(upstream: ClientRequest, body: string | Upload | undefined): void {
     this.#upstream = upstream;
+    // Silent this long (nothing read or written): given up, as fetch gives up (see `upstreamTimeoutMs`).
+    upstream.setTimeout(this.core.upstreamTimeoutMs, () => {
+      this.#silence = upstreamTimeout(this.#answered ? 'UND_ERR_BODY_TIMEOUT' : 'UND_ERR_HEADERS_TIMEOUT');
+      upstream.destroy(this.#silence);
+    });
     upstream.once('error', (error) => this.#unreachable(error, body));
     upstream.once('response', (answer) => {
+      this.#answered = true;
       answer.on('error', () => undefined);
       if (REDIRECTS.has(answer.statusCode ?? 0) && answer.headers.location !== undefined) {
         // fetch's `redirect: 'error'`: the API never redirects, and a relay must not follow one.
@@ -192,11 +202,8 @@ class Exchange {
       this.res.setHeader('Connection', 'close');
       return void this.#answerWith(uploadRefusal(refused));
     }
-    const { route } = this;
     // Reported as fetch reports it (`ECONNREFUSED`…, else `TypeError`), so logs read the same either way.
-    const reason = failureReason(Object.assign(new TypeError('fetch failed'), { cause: error }));
-    this.core.log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${reason}).` });
-    void this.#answerWith(relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.'));
+    void this.#answerWith(upstreamFailure(this.route, this.#silence ?? Object.assign(new TypeError('fetch failed'), { cause: error }), this.core.log));
   }
 
   #answerWith(response: Response): Promise<void> {
@@ -288,7 +295,7 @@ class Exchange {
     if (!this.clientGone) {
       // Like the fetch path: the browser sees a broken stream, never a clean end, and the report
       // names the route template only.
-      console.error(brokeOff(`${this.route.method} ${this.route.name}`, error));
+      console.error(brokeOff(`${this.route.method} ${this.route.name}`, this.#silence ?? error));
       this.res.destroy();
     }
     this.end();

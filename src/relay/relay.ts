@@ -50,6 +50,15 @@ export interface RelayOptions {
   store?: RelayStore;
   /** The longest one store call may take before the failure policy for its kind of state applies; default 1000 ms. */
   storeTimeoutMs?: number;
+  /**
+   * How long the relay waits on a silent upstream: for its answer to start, and for each next
+   * piece of its body; default 300 000 ms (what Node's own fetch waits). The API's streams send a
+   * ping every 10 s, so only an upstream that has stopped answering runs into it: the browser then
+   * gets `504 upstream_unavailable` before an answer started, or a broken stream (which the
+   * element reconnects) after. Without it, a hung upstream would hold the browser's request, and a
+   * stream slot, until the browser gave up.
+   */
+  upstreamTimeoutMs?: number;
   /** Request limit per user (all of a user's sessions together); default 600 requests a minute. `false` turns it off. */
   rateLimit?: RateLimitOptions | false;
   /** Sessions issued per user through `sessionHandler` and `sessionResponse`; default 30 a minute. `false` turns it off. */
@@ -145,6 +154,10 @@ export function createRelay(options: RelayOptions): Relay {
   const cors = new CorsPolicy(options.cors);
   const store = options.store ?? new MemoryRelayStore();
   const storeTimeoutMs = options.storeTimeoutMs ?? 1000;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? UPSTREAM_TIMEOUT_MS;
+  if (!(upstreamTimeoutMs > 0)) throw new Error('upstreamTimeoutMs must be a positive number of milliseconds.');
+  /** Each forwarded request's way to give up on its upstream fetch once it has gone silent (see `send`). */
+  const stalled = new WeakMap<Request, () => void>();
   const guarded = <T>(call: () => Promise<T> | T, what: string): Promise<T> => withTimeout(Promise.resolve().then(call), storeTimeoutMs, what);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter<RateLimitSubject>({ ...options.rateLimit, store: options.rateLimit?.store ?? store, timeoutMs: storeTimeoutMs }, 600, 'relay', options.rateLimit?.key ?? userKey);
   const issuance = options.sessionRateLimit === false ? undefined : new RateLimiter<{ user: string; app: string }>({ ...options.sessionRateLimit, store: options.sessionRateLimit?.store ?? store, timeoutMs: storeTimeoutMs }, 30, 'session', userKey);
@@ -282,7 +295,7 @@ export function createRelay(options: RelayOptions): Relay {
     const prepared = await prepare(request, url, path, route, claims);
     if (prepared instanceof Response) return prepared;
     const sent = await send(request, prepared, route, request.signal);
-    return 'refusal' in sent ? sent.refusal : relayAnswer(sent, route, request.signal);
+    return 'refusal' in sent ? sent.refusal : relayAnswer(sent, route, request);
   }
 
   /**
@@ -372,7 +385,7 @@ export function createRelay(options: RelayOptions): Relay {
       // An error answer made no run; neither did a gateway's page. Anything else 2xx might have.
       if (!sent.ok || DOCUMENT_TYPES.test(contentType)) await release();
       else await write({ ...mine, state: 'unknown' });
-      return relayAnswer(sent, route, request.signal);
+      return relayAnswer(sent, route, request);
     }
     let record = mine;
     const watched = watchRunStart(sent.body, request.signal, pendingLimitMs, {
@@ -380,7 +393,7 @@ export function createRelay(options: RelayOptions): Relay {
       onFailedStart: release,
       onLost: () => write((record = { ...record, state: 'unknown' })),
     });
-    return relayAnswer(new Response(watched, { status: sent.status, headers: sent.headers }), route, request.signal);
+    return relayAnswer(new Response(watched, { status: sent.status, headers: sent.headers }), route, request);
   }
 
   /** A repeated key whose run is known: that run's events, from a snapshot of its state. */
@@ -391,7 +404,7 @@ export function createRelay(options: RelayOptions): Relay {
     target.searchParams.set('include_state_snapshot', 'true');
     target.searchParams.set('continue_on_pause', 'true');
     const sent = await send(request, { target, headers: upstreamHeaders(request), body: undefined }, RUN_EVENTS_ROUTE, request.signal, 'GET');
-    return 'refusal' in sent ? sent.refusal : relayAnswer(sent, RUN_EVENTS_ROUTE, request.signal);
+    return 'refusal' in sent ? sent.refusal : relayAnswer(sent, RUN_EVENTS_ROUTE, request);
   }
 
   function upstreamHeaders(request: Request): Headers {
@@ -425,7 +438,9 @@ export function createRelay(options: RelayOptions): Relay {
     const { target, headers, body } = prepared;
     const multipart = body && typeof body !== 'string' ? body : undefined;
     const aborter = new AbortController();
-    let answer: Response;
+    const giveUp = () => aborter.abort(upstreamTimeout(answer === undefined ? 'UND_ERR_HEADERS_TIMEOUT' : 'UND_ERR_BODY_TIMEOUT'));
+    const timer = setTimeout(giveUp, upstreamTimeoutMs);
+    let answer: Response | undefined;
     try {
       answer = await upstreamFetch(target, {
         method,
@@ -442,13 +457,16 @@ export function createRelay(options: RelayOptions): Relay {
         ...(multipart ? { duplex: 'half' } : {}),
       } as RequestInit);
     } catch (error) {
+      clearTimeout(timer);
+      const timedOut = isUpstreamTimeout(aborter.signal.reason);
       aborter.abort();
       const refused = multipart?.failure;
       if (refused) return { refusal: uploadRefusal(refused) };
       if (request.signal.aborted) return { refusal: relayError(499, 'upstream_unavailable', 'The client closed the request.') };
-      log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service could not be reached for ${route.method} ${route.name} (${failureReason(error)}).` });
-      return { refusal: relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.') };
+      return { refusal: upstreamFailure(route, timedOut ? aborter.signal.reason : error, log) };
     }
+    clearTimeout(timer);
+    stalled.set(request, giveUp);
     return answer;
   }
 
@@ -507,7 +525,8 @@ export function createRelay(options: RelayOptions): Relay {
     return new Response(redactor.errorText(text), { status, headers });
   }
 
-  async function relayAnswer(answer: Response, route: RelayRoute, clientSignal: AbortSignal): Promise<Response> {
+  async function relayAnswer(answer: Response, route: RelayRoute, request: Request): Promise<Response> {
+    const clientSignal = request.signal;
     const head = answerHead(answer.status, (name) => answer.headers.get(name), route);
     if (head instanceof Response) {
       void answer.body?.cancel();
@@ -526,7 +545,7 @@ export function createRelay(options: RelayOptions): Relay {
     if (!answer.body) return new Response(null, { status: answer.status, headers });
     // Every body, whatever its type or none: see Redactor.keyScrubber. A replaced key changes the length.
     delete headers['content-length'];
-    const relayed = scrubbedBody(answer.body, redactor.keyScrubber(), clientSignal, `${route.method} ${route.name}`);
+    const relayed = scrubbedBody(answer.body, redactor.keyScrubber(), clientSignal, `${route.method} ${route.name}`, { ms: upstreamTimeoutMs, giveUp: stalled.get(request) });
     const response = new Response(relayed.stream, { status: answer.status, headers });
     bodyEnds.set(response, relayed.onEnd);
     return response;
@@ -589,6 +608,7 @@ export function createRelay(options: RelayOptions): Relay {
     cors: cors.enabled,
     maxJson,
     maxUpload,
+    upstreamTimeoutMs,
     admit,
     uploadBoundary,
     jsonBody,
@@ -616,6 +636,8 @@ export interface RelayCore {
   cors: boolean;
   maxJson: number;
   maxUpload: number;
+  /** How long a silent upstream is waited on (see `RelayOptions.upstreamTimeoutMs`). */
+  upstreamTimeoutMs: number;
   admit(matched: MatchedRoute, authorization: string | null, idempotencyKey: string | null): Promise<Admitted | Response>;
   jsonBody(text: string | null, user: string): string | Response;
   uploadBoundary(declared: number, contentType: string | null): string | Response;
@@ -693,7 +715,13 @@ export function failureReason(error: unknown): string {
  * there does surface, so the browser sees a broken stream rather than a clean end; the error is
  * the relay's own, naming the route template, so whatever the server logs holds no ids or tokens.
  */
-function scrubbedBody(body: ReadableStream<Uint8Array>, scrubber: KeyScrubber, signal: AbortSignal, route: string): { stream: ReadableStream<Uint8Array>; onEnd(callback: () => void): void } {
+function scrubbedBody(
+  body: ReadableStream<Uint8Array>,
+  scrubber: KeyScrubber,
+  signal: AbortSignal,
+  route: string,
+  silence: { ms: number; giveUp: (() => void) | undefined },
+): { stream: ReadableStream<Uint8Array>; onEnd(callback: () => void): void } {
   const reader = body.getReader();
   let ended = false;
   let callback: (() => void) | undefined;
@@ -706,7 +734,9 @@ function scrubbedBody(body: ReadableStream<Uint8Array>, scrubber: KeyScrubber, s
     async pull(controller) {
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          // The upstream gone silent this long while the browser waits: the fetch is given up.
+          const timer = silence.giveUp && setTimeout(silence.giveUp, silence.ms);
+          const { done, value } = await reader.read().finally(() => clearTimeout(timer));
           if (done) {
             end();
             const rest = scrubber.flush();
@@ -736,6 +766,26 @@ function scrubbedBody(body: ReadableStream<Uint8Array>, scrubber: KeyScrubber, s
       if (ended) next();
     },
   };
+}
+
+/** What Node's fetch waits on a silent upstream (undici's `headersTimeout` and `bodyTimeout`). */
+export const UPSTREAM_TIMEOUT_MS = 300_000;
+
+/** A silent upstream given up, as fetch reports it (so logs read the same with either transport). */
+export function upstreamTimeout(code: 'UND_ERR_HEADERS_TIMEOUT' | 'UND_ERR_BODY_TIMEOUT'): Error {
+  return Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('The upstream service went silent.'), { code }) });
+}
+
+function isUpstreamTimeout(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
+
+/** The answer to a request that got no answer from upstream (logged): `504` when it went silent, else `502`. */
+export function upstreamFailure(route: RelayRoute, error: unknown, log: (entry: RelayLogEntry) => void): Response {
+  const timedOut = isUpstreamTimeout(error);
+  log({ level: 'warn', code: 'upstream_unavailable', message: `The upstream service ${timedOut ? 'did not answer in time' : 'could not be reached'} for ${route.method} ${route.name} (${failureReason(error)}).` });
+  return timedOut ? relayError(504, 'upstream_unavailable', 'The upstream service did not answer in time.') : relayError(502, 'upstream_unavailable', 'The upstream service could not be reached.');
 }
 
 /** The error a stream broken off upstream ends with: names the route template, never ids or tokens. */

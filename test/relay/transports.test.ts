@@ -170,3 +170,66 @@ describe('verified sessions', () => {
     }
   });
 });
+
+describe('a silent upstream (upstreamTimeoutMs)', () => {
+  const SILENCE_MS = 300;
+  let patient: Relay;
+  const patientUrls: Record<'piped' | 'fetch', string> = { piped: '', fetch: '' };
+  const servers: Server[] = [];
+  let patientToken: string;
+  /** Upstream answers held open by the tests, ended once they are done. */
+  const held = new Set<import('node:http').ServerResponse>();
+
+  before(async () => {
+    const logs: unknown[] = [];
+    patient = createRelay({ upstreamUrl: upstream.url, apiKey: KEY, secret: SECRET, basePath: BASE_PATH, upstreamTimeoutMs: SILENCE_MS, log: (entry) => void logs.push(entry) });
+    servers.push(createServer(toNodeListener(patient)), createServer(toNodeListener((request: Request) => patient.fetch(request))));
+    patientUrls.piped = (await listen(servers[0]!)) + BASE_PATH;
+    patientUrls.fetch = (await listen(servers[1]!)) + BASE_PATH;
+    patientToken = (await patient.createSession({ user: 'carol' })).token;
+  });
+
+  after(async () => {
+    for (const res of held) res.destroy();
+    await Promise.all(servers.map(closeServer));
+  });
+
+  test('one that never answers gets 504 upstream_unavailable from either transport, after the silence, not before', async () => {
+    upstream.handler = (_req, res) => void held.add(res);
+    for (const transport of ['piped', 'fetch'] as const) {
+      const started = performance.now();
+      const response = await fetch(`${patientUrls[transport]}/parameters`, { headers: bearer(patientToken) });
+      const took = performance.now() - started;
+      assert.equal(response.status, 504, transport);
+      assert.deepEqual(await response.json(), { code: 'upstream_unavailable', message: 'The upstream service did not answer in time.', status: 504 });
+      assert.ok(took >= SILENCE_MS - 20 && took < SILENCE_MS + 2000, `${transport}: ${took} ms`);
+    }
+  });
+
+  test('a stream that goes silent breaks off after the silence; one kept alive by pings is not cut', async () => {
+    upstream.handler = (req, res) => {
+      held.add(res);
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('data: {"event":"workflow_started"}\n\n');
+      if (!req.url!.includes('pinged')) return;
+      // Pings closer together than the silence, for three times as long, then the end.
+      const ping = setInterval(() => res.write('event: ping\n\n'), SILENCE_MS / 3);
+      setTimeout(() => (clearInterval(ping), res.end('data: {"event":"workflow_finished"}\n\n')), SILENCE_MS * 3);
+    };
+    for (const transport of ['piped', 'fetch'] as const) {
+      const silent = await fetch(`${patientUrls[transport]}/workflow/run-1/events`, { headers: bearer(patientToken) });
+      assert.equal(silent.status, 200);
+      const started = performance.now();
+      await assert.rejects(silent.text(), TypeError, `${transport}: a silent stream ends broken, never clean`);
+      assert.ok(performance.now() - started < SILENCE_MS + 2000, transport);
+
+      const pinged = await fetch(`${patientUrls[transport]}/workflow/run-1/events?pinged=1`, { headers: bearer(patientToken) });
+      const body = await pinged.text();
+      assert.ok(body.endsWith('data: {"event":"workflow_finished"}\n\n'), `${transport}: ${body}`);
+    }
+  });
+
+  test('is a positive number of milliseconds', () => {
+    assert.throws(() => createRelay({ upstreamUrl: upstream.url, apiKey: KEY, secret: SECRET, upstreamTimeoutMs: 0 }), /upstreamTimeoutMs/);
+  });
+});
