@@ -81,7 +81,7 @@ export class FormRequests {
 
   /** The service accepted the submission; a `form-token` form has no run to report it, so it closes here. */
   #submitted(actionId: string, inputs: Record<string, FormInputValue>): void {
-    this.#forms.sent();
+    this.#forms.sent(actionId, inputs);
     const filled = this.#host.formToken ? this.#forms.answeredHere(actionId, inputs) : undefined;
     if (filled) this.#stream.ended = true;
     this.#options.set('submitted');

@@ -58,6 +58,8 @@ export class FormsController {
   open: OpenForm | undefined;
   closed: ClosedForm[] = [];
   readonly countdown: Countdown;
+  /** The open form's answer, once the service accepted it. */
+  #accepted: { actionId: string; inputs: Record<string, FormInputValue> } | undefined;
   readonly #host: Host;
   readonly #options: FormsOptions;
 
@@ -85,6 +87,8 @@ export class FormsController {
 
   /** Opens the form `def` (its Markdown renderer loaded), its values from a draft of an earlier visit. */
   show(markdown: Markdown, token: string, title: string, def: HumanInputFormDefinition): OpenForm {
+    // Another form: the run moved on from the open one.
+    if (this.open?.token !== token) this.#settle();
     const storage = this.#host.draftStorage;
     const { body, controls } = buildForm(markdown, def, { labels: this.#host.labels, transport: this.#options.transport(), render: this.#options.render(), draft: readDraft(storage, token) });
     const save = () => {
@@ -141,28 +145,49 @@ export class FormsController {
     return hit[0];
   }
 
-  /** The open form stays on screen, closed, with what was typed (and a note if its time ran out). */
+  /**
+   * The open form stays on screen, closed, with what was typed (and a note if its time ran out);
+   * one whose answer the service accepted closes as answered (see `sent`).
+   */
   keep(timedOut?: boolean): void {
     const form = this.open;
-    if (form) this.closed = [...this.closed, { title: form.title, body: form.body, action: '', timedOut }];
+    if (!form || this.#settle()) return;
+    this.closed = [...this.closed, { title: form.title, body: form.body, action: '', timedOut }];
   }
 
-  /** The open form's answer was accepted: its draft is no longer needed. */
-  sent(): void {
-    if (this.open) clearDraft(this.#host.draftStorage, this.open.token);
+  /** The service accepted this answer to the open form: its draft is no longer needed. */
+  sent(actionId: string, inputs: Record<string, FormInputValue>): void {
+    if (!this.open) return;
+    clearDraft(this.#host.draftStorage, this.open.token);
+    this.#accepted = { actionId, inputs };
   }
 
   /** Takes the open form off the screen; it is answered or gone, so its draft goes too. */
   close(): void {
-    this.sent();
+    if (this.open) clearDraft(this.#host.draftStorage, this.open.token);
     this.open = undefined;
+    this.#accepted = undefined;
     this.countdown.set(null);
   }
 
   /** No form at all (a new run); drafts stay for when the form comes again. */
   reset(): void {
     this.open = undefined;
+    this.#accepted = undefined;
     this.closed = [];
     this.countdown.set(null);
+  }
+
+  /**
+   * Closes the open form as answered if the service accepted its answer but the run never said
+   * so: a stream that dropped after the submission is resumed from a snapshot, which replays no
+   * `human_input_form_filled` (Dify's does not either), so the next form or the run's end is the
+   * first news. It then reads as the service records it. Answers whether it did.
+   */
+  #settle(): boolean {
+    const accepted = this.#accepted;
+    if (!this.open || !accepted) return false;
+    this.answeredHere(accepted.actionId, accepted.inputs);
+    return true;
   }
 }

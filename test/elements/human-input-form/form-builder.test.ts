@@ -5,6 +5,7 @@ import '../../../src/elements/hitl-file/define.js';
 import { buildForm } from '../../../src/elements/human-input-form/form-builder.js';
 import { closedAs, FormsController } from '../../../src/elements/human-input-form/forms.js';
 import { Transport } from '../../../src/client/transport.js';
+import { formParts } from '../../../src/elements/shared/lazy.js';
 import { renderMarkdown, SLOT_TAG } from '../../../src/elements/shared/markdown.js';
 import type { HumanInputFormDefinition } from '../../../src/protocol/index.js';
 
@@ -103,6 +104,32 @@ describe('FormsController.check and closedAs', () => {
     } finally {
       Storage.prototype.getItem = getItem;
     }
+  });
+
+  it('closes a form whose answer was accepted as answered when the next form or the end comes first (a snapshot after a dropped stream replays no human_input_form_filled)', async () => {
+    // The answered form's content is rendered with the parts the element loads.
+    await formParts.load();
+    const markdown = { renderMarkdown, SLOT_TAG };
+    const titles = () => forms.closed.map((c) => [c.title, c.action, c.body.textContent!.includes('my comment')]);
+    // The next form comes first.
+    const first = forms.show(markdown, 'token-a', 'Review', def);
+    forms.sent('ok', { comment: 'my comment', size: 'S' });
+    forms.show(markdown, 'token-b', 'Second look', def);
+    expect(forms.open!.token).to.equal('token-b');
+    expect(titles()).to.deep.equal([['Review', 'OK', true]]);
+    expect(forms.closed[0]!.body).to.not.equal(first.body);
+    // The run's end comes first.
+    forms.sent('ok', { comment: 'my comment', size: 'M' });
+    forms.keep();
+    expect(titles()).to.deep.equal([
+      ['Review', 'OK', true],
+      ['Second look', 'OK', true],
+    ]);
+    // Not accepted: kept as it was, unanswered, with what was typed.
+    forms.show(markdown, 'token-c', 'Third', def);
+    forms.keep();
+    expect(forms.closed.at(-1)!.action).to.equal('');
+    forms.reset();
   });
 
   it('names the phase of a form the service no longer takes', () => {
