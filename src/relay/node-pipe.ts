@@ -230,9 +230,9 @@ class Exchange {
       answer.resume();
       return this.#answerWith(new Response(null, { status, headers: head }));
     }
-    // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length.
+    // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length,
+    // so `outgoingHeaders` leaves the upstream's out.
     const length = Number(head['content-length'] ?? NaN);
-    delete head['content-length'];
     if (!this.route.streams && source === answer && length <= SMALL_ANSWER_BYTES) return this.#small(answer, status, head);
     res.writeHead(status, outgoingHeaders(head));
     // A stream's headers go now, not with its first event: they tell the browser it is open.
@@ -262,9 +262,7 @@ class Exchange {
       const body = rest.length ? Buffer.concat([first, rest]) : first;
       this.#finished = true;
       this.end();
-      const headers = outgoingHeaders(head);
-      headers['content-length'] = body.length;
-      this.res.writeHead(status, headers);
+      this.res.writeHead(status, outgoingHeaders(head, body.length));
       this.res.end(body);
     });
     // Node's parser stops at the declared length, so more than that cannot come: only a break.
@@ -427,17 +425,25 @@ function readBytes(source: Readable, limit: number): Promise<Buffer | null | und
 /** The headers every relay answer carries (see `hardened`), by lowercase name. */
 const HARDENING_HEADERS: OutgoingHttpHeaders = Object.fromEntries(Object.entries(HARDENING).map(([name, value]) => [name.toLowerCase(), value]));
 
-/** `headers` for `writeHead`, with the headers every relay answer carries. */
-function outgoingHeaders(headers: AnswerHeaders): OutgoingHttpHeaders {
-  return Object.assign({}, headers, HARDENING_HEADERS);
+/**
+ * `headers` for `writeHead`: all but their length (the relay's answer has its own, given as
+ * `length`, or none and is chunked), and the headers every relay answer carries. Copied name by
+ * name rather than with `delete`, which would turn the object into a slow dictionary that
+ * `writeHead` then walks (issue 15: every answer goes through here).
+ */
+function outgoingHeaders(headers: AnswerHeaders, length?: number): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const name in headers) if (name !== 'content-length') out[name] = headers[name];
+  for (const name in HARDENING_HEADERS) out[name] = HARDENING_HEADERS[name];
+  if (length !== undefined) out['content-length'] = length;
+  return out;
 }
 
 /** Writes one of the relay's own (small, complete) answers. */
 async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (res.destroyed) return;
-  const headers = outgoingHeaders(Object.fromEntries(response.headers));
-  if (body) headers['content-length'] = body.length;
+  const headers = outgoingHeaders(Object.fromEntries(response.headers), body?.length);
   res.writeHead(response.status, headers);
   res.end(body);
 }
