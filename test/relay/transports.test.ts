@@ -160,7 +160,9 @@ describe('verified sessions', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end('{}');
     };
-    const { token: short, expires_at: expiresAt } = await relay.createSession({ user: 'bob', ttlSeconds: 1 });
+    // Two seconds: `exp` is whole seconds, so a one-second token made late in a second may be
+    // over before its first request (it failed that way once in a full run).
+    const { token: short, expires_at: expiresAt } = await relay.createSession({ user: 'bob', ttlSeconds: 2 });
     for (const url of [urls.piped, urls.fetch]) assert.equal((await fetch(`${url}/site`, { headers: bearer(short) })).status, 200);
     await new Promise((r) => setTimeout(r, expiresAt * 1000 - Date.now() + 50));
     for (const url of [urls.piped, urls.fetch]) {
