@@ -233,7 +233,9 @@ class Exchange {
     // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length,
     // so `outgoingHeaders` leaves the upstream's out.
     const length = Number(head['content-length'] ?? NaN);
-    if (!this.route.streams && source === answer && length <= SMALL_ANSWER_BYTES) return this.#small(answer, status, head);
+    // Whatever the route: a blocking answer on a route that may stream (a chat message) is as
+    // small and as complete as any JSON answer; only an answer of unknown length streams.
+    if (source === answer && length <= SMALL_ANSWER_BYTES) return this.#small(answer, status, head);
     res.writeHead(status, outgoingHeaders(head));
     // A stream's headers go now, not with its first event: they tell the browser it is open.
     if (this.route.streams) res.flushHeaders();
