@@ -72,8 +72,10 @@ describe('<tts-player>', function () {
       'the paused position to settle',
       3000,
     );
+    // Paused stays put: playing on would move it 0.3 s. WebKit still nudged a settled position by
+    // 21 ms once (media appended while paused), so the bound is well under a playing step.
     await new Promise((r) => setTimeout(r, 300));
-    expect(el.currentTime).to.be.closeTo(at, 0.02);
+    expect(el.currentTime).to.be.closeTo(at, 0.1);
     $(el, '[part=play]').click();
     await until(() => el.currentTime > at + 0.2, 'playback to resume');
 
