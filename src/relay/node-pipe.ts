@@ -16,9 +16,10 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { HARDENING, relayError } from './errors.js';
+import { HARDENING } from './errors.js';
 import { MultipartRewriter } from './multipart.js';
-import { brokeOff, FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, upstreamFailure, upstreamTimeout, uploadRefusal, type AnswerHeaders, type RelayCore } from './relay.js';
+import { FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, type AnswerHeaders, type RelayCore } from './relay.js';
+import { brokeOff, upstreamFailure, upstreamTimeout, uploadRefusal } from './upstream-answers.js';
 import type { KeyScrubber } from './redact.js';
 import { matchRoute, type RelayRoute } from './routes.js';
 import { isUserField } from './user-field.js';
