@@ -154,6 +154,22 @@ describe('the piped transport and the fetch handler', () => {
   });
 });
 
+describe('the piped transport', () => {
+  test('sends a small answer of known length in one write with its length, on a route that may stream too (a blocking chat message)', async () => {
+    const answer = JSON.stringify({ event: 'message', answer: 'Hello', metadata: {} });
+    upstream.handler = async (req, res) => {
+      await readAll(req);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(answer) });
+      res.end(answer);
+    };
+    const body = JSON.stringify({ inputs: {}, query: 'hi', response_mode: 'blocking', user: 'x' });
+    const response = await fetch(`${urls.piped}/chat-messages`, { method: 'POST', body, headers: { ...bearer(token), 'Content-Type': 'application/json' } });
+    assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(answer)));
+    assert.equal(response.headers.get('transfer-encoding'), null);
+    assert.equal(await response.text(), answer);
+  });
+});
+
 describe('verified sessions', () => {
   test('a remembered token still expires on time', async () => {
     upstream.handler = (_req, res) => {
