@@ -439,9 +439,9 @@ export function createRelay(options: RelayOptions): Relay {
     const { target, headers, body } = prepared;
     const multipart = body && typeof body !== 'string' ? body : undefined;
     const aborter = new AbortController();
+    let answer: Response | undefined;
     const giveUp = () => aborter.abort(upstreamTimeout(answer === undefined ? 'UND_ERR_HEADERS_TIMEOUT' : 'UND_ERR_BODY_TIMEOUT'));
     const timer = setTimeout(giveUp, upstreamTimeoutMs);
-    let answer: Response | undefined;
     try {
       answer = await upstreamFetch(target, {
         method,
