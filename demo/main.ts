@@ -262,12 +262,18 @@ async function showQaSettings(): Promise<void> {
   const settings = await qa.settings();
   $<HTMLInputElement>('#latency').value = String(settings.latencyMs);
   $<HTMLInputElement>('#fail-fetch').checked = settings.failRemoteFetch;
+  $<HTMLInputElement>('#idle-timeout').value = String(settings.streamIdleTimeoutMs);
 }
 
 $('#latency-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const latencyMs = Number($<HTMLInputElement>('#latency').value);
   void control(() => qa.change({ latencyMs }), `latency set to ${latencyMs} ms`);
+});
+$('#idle-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const streamIdleTimeoutMs = Number($<HTMLInputElement>('#idle-timeout').value);
+  void control(() => qa.change({ streamIdleTimeoutMs }), `streams close after ${streamIdleTimeoutMs} ms without an event`);
 });
 $('#cut-form').addEventListener('submit', (event) => {
   event.preventDefault();

@@ -39,6 +39,8 @@ export interface QaSettings {
   cutStreamAfter: number | null;
   failRemoteFetch: boolean;
   remoteFetchTimeoutMs: number;
+  pingIntervalMs: number;
+  streamIdleTimeoutMs: number;
 }
 
 /** The session endpoint of an app. */

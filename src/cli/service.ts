@@ -21,6 +21,9 @@ QA controls (also changeable at run time through http://HOST:N/_qa, loopback cal
   --cut-stream-after N       close every event stream after N events, as a dropped connection would
   --fail-remote-fetch        make every remote_url file fetch fail (form submits naming one are rejected)
   --remote-fetch-timeout MS  how long a remote_url fetch may take (default 5000)
+  --ping-interval MS         keep-alive interval of event streams (default 10000, as the real service)
+  --stream-idle-timeout MS   close an event stream after MS without an event, pings not counted
+                             (default 300000, as the real service)
 `;
 
 const { values } = parseArgs({
@@ -32,6 +35,8 @@ const { values } = parseArgs({
     'cut-stream-after': { type: 'string' },
     'fail-remote-fetch': { type: 'boolean', default: false },
     'remote-fetch-timeout': { type: 'string' },
+    'ping-interval': { type: 'string' },
+    'stream-idle-timeout': { type: 'string' },
     'keep-runs': { type: 'string' },
     'keep-conversations': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -59,6 +64,8 @@ try {
   const latencyMs = count('latency', values.latency);
   const cutStreamAfter = count('cut-stream-after', values['cut-stream-after'], 1);
   const remoteFetchTimeoutMs = count('remote-fetch-timeout', values['remote-fetch-timeout'], 1);
+  const pingIntervalMs = count('ping-interval', values['ping-interval'], 10);
+  const streamIdleTimeoutMs = count('stream-idle-timeout', values['stream-idle-timeout'], 100);
   const finishedRuns = count('keep-runs', values['keep-runs'], 1);
   const conversations = count('keep-conversations', values['keep-conversations'], 1);
   const fixture = await loadFixture(values.fixture);
@@ -70,6 +77,8 @@ try {
       ...(latencyMs !== undefined ? { latencyMs } : {}),
       ...(cutStreamAfter !== undefined ? { cutStreamAfter } : {}),
       ...(remoteFetchTimeoutMs !== undefined ? { remoteFetchTimeoutMs } : {}),
+      ...(pingIntervalMs !== undefined ? { pingIntervalMs } : {}),
+      ...(streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs } : {}),
       failRemoteFetch: values['fail-remote-fetch'] ?? false,
     },
     retention: {

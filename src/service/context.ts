@@ -17,5 +17,4 @@ export interface ServiceContext {
   endUsers: EndUsers;
   qa: QaControls;
   speech: SpeechSynthesizer;
-  pingIntervalMs: number;
 }

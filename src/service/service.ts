@@ -30,7 +30,7 @@ import { knowledgeRoutes } from './knowledge/index.js';
 
 export interface ServiceOptions {
   fixture: Fixture;
-  /** Keep-alive interval of event streams; the real service pings every 10 s. */
+  /** Keep-alive interval of event streams at start (the QA setting `pingIntervalMs`); the real service pings every 10 s. */
   pingIntervalMs?: number;
   /** Path prefix of the API, `/v1` like the real service. */
   basePath?: string;
@@ -61,7 +61,7 @@ const FILE_PREVIEW = pathPattern(APP_OPERATIONS.filePreview.path, '[0-9a-f-]{36}
 
 export function createService(options: ServiceOptions): EmbeddedService {
   const basePath = options.basePath ?? '/v1';
-  const initialQa = new QaControls(options.qa).settings;
+  const initialQa = new QaControls({ ...(options.pingIntervalMs !== undefined ? { pingIntervalMs: options.pingIntervalMs } : {}), ...options.qa }).settings;
   const qa = new QaControls(initialQa);
   const latencyMs = () => qa.settings.latencyMs;
   const endUsers = new EndUsers();
@@ -75,7 +75,6 @@ export function createService(options: ServiceOptions): EmbeddedService {
     endUsers,
     qa,
     speech: new SpeechSynthesizer(),
-    pingIntervalMs: options.pingIntervalMs ?? 10_000,
   };
   const secrets = [...options.fixture.apps.map((a) => a.key), ...(options.fixture.knowledge?.keys.map((k) => k.key) ?? [])];
   const router = new Router<ServiceContext>();

@@ -89,10 +89,11 @@ test('latency and failing remote fetches are set on the service from the page; r
   await page.getByRole('status').filter({ hasText: 'latency set to 300 ms' }).waitFor({ timeout: 5_000 });
   await page.getByLabel('Fail remote file fetches').check();
   await page.getByRole('status').filter({ hasText: 'remote file fetches fail' }).waitFor({ timeout: 5_000 });
-  assert.deepEqual(
-    { latency: (await serviceState()).settings.latencyMs, fail: (await serviceState()).settings.failRemoteFetch },
-    { latency: 300, fail: true },
-  );
+  await page.getByLabel(/Close a stream left this long without an event/).fill('60000');
+  await page.getByRole('button', { name: 'Set the idle close' }).click();
+  await page.getByRole('status').filter({ hasText: 'streams close after 60000 ms without an event' }).waitFor({ timeout: 5_000 });
+  const changed = (await serviceState()).settings;
+  assert.deepEqual({ latency: changed.latencyMs, fail: changed.failRemoteFetch, idle: changed.streamIdleTimeoutMs }, { latency: 300, fail: true, idle: 60_000 });
 
   // Every response and run event now takes 300 ms more: the form of a new run takes longer than that.
   const started = Date.now();
@@ -110,8 +111,9 @@ test('latency and failing remote fetches are set on the service from the page; r
   await page.getByRole('status').filter({ hasText: 'service reset' }).waitFor({ timeout: 10_000 });
   assert.equal(await page.getByLabel('Latency of every response and stream event (ms)').inputValue(), '0');
   assert.equal(await page.getByLabel('Fail remote file fetches').isChecked(), false);
+  assert.equal(await page.getByLabel(/Close a stream left this long without an event/).inputValue(), '300000');
   const state = await serviceState();
-  assert.deepEqual({ latency: state.settings.latencyMs, fail: state.settings.failRemoteFetch }, { latency: 0, fail: false });
+  assert.deepEqual({ latency: state.settings.latencyMs, fail: state.settings.failRemoteFetch, idle: state.settings.streamIdleTimeoutMs }, { latency: 0, fail: false, idle: 300_000 });
   await firstTextbox(page.locator('human-input-form'));
   assert.deepEqual(problems, []);
   await page.close();

@@ -32,6 +32,8 @@ describe('QA endpoint', () => {
     assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { speed: 1 } }), 400, 'invalid_param', /Unknown setting "speed"/);
     assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { latencyMs: -1 } }), 400, 'invalid_param', 'latencyMs must be an integer from 0 to 60000');
     assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { cutStreamAfter: -1 } }), 400, 'invalid_param', 'cutStreamAfter must be null or an integer of at least 0');
+    assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { pingIntervalMs: 0 } }), 400, 'invalid_param', 'pingIntervalMs must be an integer from 10 to 600000');
+    assertError(await h.raw('PATCH', '/_qa/settings', { key: null, json: { streamIdleTimeoutMs: 50 } }), 400, 'invalid_param', 'streamIdleTimeoutMs must be an integer from 100 to 86400000');
     assertError(await h.raw('POST', '/_qa/runs/nope/cut-stream', { key: null, json: { after: 2 } }), 404, 'not_found', 'Workflow run not found');
     assertError(await h.raw('POST', '/_qa/forms/nope/expire', { key: null }), 404, 'not_found', 'Form not found');
   });
@@ -61,6 +63,23 @@ describe('QA endpoint', () => {
     assert.equal(replay.length, 2);
     const full = live(await drain(wf.workflowEvents(other[0]!.workflow_run_id!, { user: 'cut', include_state_snapshot: true })));
     assert.equal(full.at(-1)!.event, 'workflow_paused');
+  });
+
+  test('a run\'s event stream closes after streamIdleTimeoutMs without an event, pings not counting, as the real service\'s does', async () => {
+    const wf = h.client(KEYS.workflow);
+    await h.raw('PATCH', '/_qa/settings', { key: null, json: { pingIntervalMs: 40, streamIdleTimeoutMs: 400 } });
+    try {
+      const start = live(await drain(wf.streamWorkflow({ inputs: {}, user: 'idle' })));
+      assert.equal(start.at(-1)!.event, 'workflow_paused');
+      const opened = Date.now();
+      const events = await drain(wf.workflowEvents(start[0]!.workflow_run_id!, { user: 'idle', include_state_snapshot: true, continue_on_pause: true }));
+      const took = Date.now() - opened;
+      assert.ok(took >= 380 && took < 2000, `closed after ${took} ms`);
+      assert.equal(live(events).at(-1)!.event, 'workflow_paused', 'nothing after the snapshot');
+      assert.ok(events.filter((e) => e.event === 'ping').length >= 4, 'pinged meanwhile, and the pings did not keep it open');
+    } finally {
+      await h.raw('PATCH', '/_qa/settings', { key: null, json: { pingIntervalMs: 10_000, streamIdleTimeoutMs: 300_000 } });
+    }
   });
 
   test('state lists the runs and their forms; reset forgets everything', async () => {
@@ -98,7 +117,7 @@ describe('QA endpoint', () => {
       const events = await drain(failing.client(KEYS.workflow).streamWorkflow({ inputs: {}, user: 'flags' }));
       assert.deepEqual(live(events).map((e) => e.event), ['workflow_started']);
       const state = (await failing.raw('GET', '/_qa/state', { key: null })).body as { settings: Record<string, unknown> };
-      assert.deepEqual(state.settings, { latencyMs: 0, cutStreamAfter: 1, failRemoteFetch: true, remoteFetchTimeoutMs: 5000 });
+      assert.deepEqual(state.settings, { latencyMs: 0, cutStreamAfter: 1, failRemoteFetch: true, remoteFetchTimeoutMs: 5000, pingIntervalMs: 10_000, streamIdleTimeoutMs: 300_000 });
     } finally {
       await failing.close();
     }

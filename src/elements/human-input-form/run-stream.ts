@@ -36,7 +36,12 @@ export class RunStream implements ReactiveController {
   #abort = new AbortController();
   /** The `Idempotency-Key` of the run being started: one per start, the same on each of its retries. */
   #startKey = '';
-  /** Reconnects in a row that brought nothing new. */
+  /**
+   * Reconnects in a row that brought nothing new, on connections that did not last: a connection
+   * pinged after its first event has lived through a keep-alive interval, so its end is no
+   * failure. (The service closes an events stream after 300 s without an event: a form waiting
+   * for its human longer than that reconnects every 300 s, and must not run out of tries.)
+   */
   #tries = 0;
   /** Settles once a stream is attached; a new one waits while there is none. */
   #open = deferred();
@@ -137,7 +142,10 @@ export class RunStream implements ReactiveController {
         }
         this.#open.resolve();
         this.#options.open();
+        let first = true;
         for await (const event of readRunEvents(response.body!)) {
+          if (event.event === 'ping' && !first) this.#tries = 0;
+          first = false;
           this.runId ||= (event as { workflow_run_id?: string }).workflow_run_id ?? '';
           // Known here, not once handled: a submission may hold the handling while the stream ends.
           if (event.event === 'workflow_finished' || event.event === 'error') this.ended = true;

@@ -1,5 +1,5 @@
 /**
- * Fault injection for QA: latency, streams cut short, remote file fetches that fail. Set from
+ * Fault injection for QA: latency, streams cut short or left idle, remote file fetches that fail. Set from
  * the command line at start and changed at run time through the loopback-only `/_qa` endpoint.
  */
 export interface QaSettings {
@@ -11,9 +11,24 @@ export interface QaSettings {
   failRemoteFetch: boolean;
   /** How long a `remote_url` fetch may take before it counts as failed. */
   remoteFetchTimeoutMs: number;
+  /** Keep-alive interval of event streams (a bare `event: ping`); the real service pings every 10 s. */
+  pingIntervalMs: number;
+  /**
+   * How long an event stream of a run stays open without an event (pings not counted) before the
+   * service closes it: the real service gives up after 300 s (`_topic_msg_generator`'s
+   * `idle_timeout`), so a form that waits longer than that loses its stream and must reconnect.
+   */
+  streamIdleTimeoutMs: number;
 }
 
-export const DEFAULT_QA_SETTINGS: QaSettings = { latencyMs: 0, cutStreamAfter: null, failRemoteFetch: false, remoteFetchTimeoutMs: 5000 };
+export const DEFAULT_QA_SETTINGS: QaSettings = {
+  latencyMs: 0,
+  cutStreamAfter: null,
+  failRemoteFetch: false,
+  remoteFetchTimeoutMs: 5000,
+  pingIntervalMs: 10_000,
+  streamIdleTimeoutMs: 300_000,
+};
 
 export class QaControls {
   settings: QaSettings;

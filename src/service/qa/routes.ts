@@ -24,6 +24,8 @@ const SETTING_CHECKS: Record<keyof QaSettings, (v: unknown) => boolean> = {
   cutStreamAfter: (v) => v === null || (Number.isInteger(v) && (v as number) >= 0),
   failRemoteFetch: (v) => typeof v === 'boolean',
   remoteFetchTimeoutMs: (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 120_000,
+  pingIntervalMs: (v) => Number.isInteger(v) && (v as number) >= 10 && (v as number) <= 600_000,
+  streamIdleTimeoutMs: (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 86_400_000,
 };
 
 const SETTING_HINTS: Record<keyof QaSettings, string> = {
@@ -31,6 +33,8 @@ const SETTING_HINTS: Record<keyof QaSettings, string> = {
   cutStreamAfter: 'null or an integer of at least 0',
   failRemoteFetch: 'a boolean',
   remoteFetchTimeoutMs: 'an integer from 1 to 120000',
+  pingIntervalMs: 'an integer from 10 to 600000',
+  streamIdleTimeoutMs: 'an integer from 100 to 86400000',
 };
 
 export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {

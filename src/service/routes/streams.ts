@@ -23,7 +23,8 @@ export function liveStream(
     initial: options.initial,
     subscribe: (send) => topic.subscribe(send),
     isTerminal: (e) => endsStream(e, terminal),
-    pingIntervalMs: context.pingIntervalMs,
+    pingIntervalMs: context.qa.settings.pingIntervalMs,
+    idleTimeoutMs: context.qa.settings.streamIdleTimeoutMs,
     cutAfter: context.qa.cutFor(options.runId),
   });
   options.start?.();

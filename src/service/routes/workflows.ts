@@ -42,7 +42,7 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
   route(APP_OPERATIONS.workflowEvents, { user: 'required', modes: WORKFLOW_MODES, modeCode: 'not_workflow_app' }, ({ app, user, params, url, context }) => {
     const run = context.engine.runs.get(params.workflow_run_id!);
     if (!run || run.app.id !== app.id || run.user !== user) throw notFound('Workflow run not found');
-    if (run.finishedEvent) return eventStreamResponse({ initial: [run.finishedEvent], isTerminal: () => true, pingIntervalMs: context.pingIntervalMs });
+    if (run.finishedEvent) return eventStreamResponse({ initial: [run.finishedEvent], isTerminal: () => true, pingIntervalMs: context.qa.settings.pingIntervalMs });
     const flag = (name: string) => url.searchParams.get(name)?.toLowerCase() === 'true';
     const terminal: RunEventName[] = flag('continue_on_pause') ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
     return liveStream(context, run.topic, terminal, { runId: run.id, initial: flag('include_state_snapshot') ? snapshot(run, context) : [] });

@@ -10,7 +10,7 @@ import { until } from '../helpers/wait.js';
 describe('<human-input-form> under failure', () => {
   // Module loads fill the default buffer of 250; the streams counted below must not be dropped.
   before(() => performance.setResourceTimingBufferSize(5000));
-  afterEach(() => qa('/settings', { failRemoteFetch: false, cutStreamAfter: null }));
+  afterEach(() => qa('/settings', { failRemoteFetch: false, cutStreamAfter: null, pingIntervalMs: 10_000, streamIdleTimeoutMs: 300_000 }));
 
   it('reconnects after a dropped stream with a snapshot, rendering nothing twice and keeping what was typed', async () => {
     const { runId } = await startRun('hitl-simple');
@@ -40,6 +40,26 @@ describe('<human-input-form> under failure', () => {
     expect(events.filter((e) => e === 'human_input_required')).to.have.length(0);
     expect(events.filter((e) => e === 'human_input_form_filled')).to.have.length(1);
     expect(events.filter((e) => e === 'workflow_finished')).to.have.length(1);
+  });
+
+  it('stays ready while the service closes its idle stream again and again, as it does to a form left waiting past 300 s', async () => {
+    // The service's timings scaled down: pings every 50 ms, an idle stream closed after 400 ms.
+    await qa('/settings', { pingIntervalMs: 50, streamIdleTimeoutMs: 400 });
+    const { runId } = await startRun('hitl-simple');
+    const el = await mount({ app: 'hitl-simple', runId });
+    const comment = control(el, 'comment')!;
+    type(comment, 'typed while the human thinks');
+    const streamsOf = () => performance.getEntriesByType('resource').filter((r) => r.name.includes(`/workflow/${runId}/events`));
+    // More closes in a row than the reconnects a failing connection gets: each of these streams
+    // lived through pings, so its end is no failure.
+    await until(() => streamsOf().length >= 7 || hasState(el, 'error'), 'seven idle closes', 15_000);
+    expect(hasState(el, 'error'), statusText(el)).to.be.false;
+    expect(hasState(el, 'ready')).to.be.true;
+    expect(control(el, 'comment')).to.equal(comment);
+    await qa('/settings', { streamIdleTimeoutMs: 300_000 });
+    choose(control(el, 'choice')!, 'alpha');
+    action(el, 'Send').click();
+    await until(() => hasState(el, 'finished'), 'the run to finish over the latest stream', 9000);
   });
 
   it('keeps typed values across a reload of the page (a draft per form) and forgets them after the submit', async () => {
