@@ -214,3 +214,38 @@ describe('an unexpected fault in a handler', () => {
     assert.doesNotMatch(output, /app-demo-chatbot/);
   });
 });
+
+describe('event stream timers', () => {
+  test('a stream closed by its first events leaves no ping or idle timer running', async () => {
+    const { eventStreamResponse } = await import('../../src/service/sse-response.js');
+    const live = new Set<unknown>();
+    const { setInterval: realSet, clearInterval: realClear, setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
+    globalThis.setInterval = ((fn: () => void, ms: number) => {
+      const timer = realSet(fn, ms);
+      live.add(timer);
+      return timer;
+    }) as typeof setInterval;
+    globalThis.clearInterval = ((timer: ReturnType<typeof setInterval>) => (live.delete(timer), realClear(timer))) as typeof clearInterval;
+    globalThis.setTimeout = ((fn: () => void, ms: number) => {
+      const timer = realSetTimeout(fn, ms);
+      live.add(timer);
+      return timer;
+    }) as typeof setTimeout;
+    globalThis.clearTimeout = ((timer: ReturnType<typeof setTimeout>) => (live.delete(timer), realClearTimeout(timer))) as typeof clearTimeout;
+    try {
+      // A snapshot that ends in the pause of a stream that ends at pauses.
+      const response = eventStreamResponse({
+        initial: [{ event: 'ping' }, { event: 'workflow_paused', workflow_run_id: 'r', task_id: 't', data: {} } as never],
+        subscribe: () => () => undefined,
+        isTerminal: (event) => event.event === 'workflow_paused',
+        pingIntervalMs: 10_000,
+        idleTimeoutMs: 300_000,
+      });
+      assert.match(await response.text(), /workflow_paused/);
+    } finally {
+      Object.assign(globalThis, { setInterval: realSet, clearInterval: realClear, setTimeout: realSetTimeout, clearTimeout: realClearTimeout });
+    }
+    for (const timer of live) realClear(timer as ReturnType<typeof setInterval>);
+    assert.equal(live.size, 0, `${live.size} timer(s) left running`);
+  });
+});
