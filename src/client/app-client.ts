@@ -73,7 +73,11 @@ export class AppClient {
     return this.transport.events(...runRequest(workflowId), { json: { ...body, response_mode: 'streaming' }, signal, headers: startHeaders(options) });
   }
 
-  /** Follows a run's events (after a pause, or after a dropped stream). */
+  /**
+   * Follows a run's events (after a pause, or after a dropped stream). The service ends this
+   * stream after 300 s without an event (pings aside), even with `continue_on_pause` while a form
+   * waits: follow on with `include_state_snapshot` until `workflow_finished` comes.
+   */
   workflowEvents(runId: string, query: WorkflowEventsQuery, signal?: AbortSignal): Events {
     return this.transport.events(...requestOf(APP_OPERATIONS.workflowEvents, runId), { query: eventsQuery(query), signal });
   }
