@@ -14,13 +14,13 @@ import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from '.
 import { RateLimiter, userKey, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
 import { Redactor, type KeyScrubber } from './redact.js';
 import { matchRoute, RUN_EVENTS_ROUTE, type RelayRoute } from './routes.js';
-import { IDEMPOTENCY_KEY, runStartFingerprint, watchRunStart } from './run-starts.js';
+import { IDEMPOTENCY_KEY, runStartFingerprint, RunStarts } from './run-starts.js';
 import { createSessionHandler, grantResponse, NO_STORE, type SessionAuthenticator } from './session-endpoint.js';
 import { sessionInputProblem, SessionSigner, type SessionClaims } from './session-token.js';
-import { MemoryRelayStore, withTimeout, type RelayStore, type RunStartRecord } from './store.js';
+import { MemoryRelayStore, withTimeout, type RelayStore } from './store.js';
 import { StreamSlots } from './stream-slots.js';
 import { isUserField } from './user-field.js';
-import { bodyEnds, failureReason, genericCode, isUpstreamTimeout, releasingWhenDone, scrubbedBody, upstreamFailure, upstreamTimeout, uploadRefusal, UPSTREAM_TIMEOUT_MS } from './upstream-answers.js';
+import { bodyEnds, DOCUMENT_TYPES, failureReason, genericCode, isUpstreamTimeout, releasingWhenDone, scrubbedBody, upstreamFailure, upstreamTimeout, uploadRefusal, UPSTREAM_TIMEOUT_MS } from './upstream-answers.js';
 
 export interface RelayOptions {
   /** Upstream API base, e.g. `https://api.dify.ai/v1` or the embedded service's URL. */
@@ -128,7 +128,6 @@ export interface Relay {
 }
 
 /** How often a repeated key looks for the first attempt's run id while it waits. */
-const RUN_START_POLL_MS = 50;
 /** Store trouble is logged at most this often (an outage would otherwise log every request). */
 const STORE_LOG_INTERVAL_MS = 10_000;
 
@@ -136,8 +135,6 @@ export const FORWARDED_REQUEST_HEADERS = ['accept', 'accept-language', 'last-eve
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'content-disposition', 'content-length', 'x-accel-buffering', 'retry-after'];
 /** Largest upstream error body passed on (after redaction); the API's errors are a few hundred bytes. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-/** Types a browser would run as a page: never what the API answers, so never passed on. */
-const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
 
 export function createRelay(options: RelayOptions): Relay {
   // Made at the first request, not here: a build (`next build`) imports the route without secrets.
@@ -183,9 +180,14 @@ export function createRelay(options: RelayOptions): Relay {
           timeoutMs: storeTimeoutMs,
           onStoreError: (error) => storeTrouble('relay_store_failed', "The relay store failed on a stream slot; this instance counts streams on its own until it is back.", error),
         });
-  const recordTtlMs = (options.idempotency?.recordTtlSeconds ?? 24 * 60 * 60) * 1000;
-  const runStartWaitMs = (options.idempotency?.waitSeconds ?? 5) * 1000;
-  const pendingLimitMs = (options.idempotency?.pendingLimitSeconds ?? 60) * 1000;
+  const runStarts = new RunStarts({
+    store,
+    guarded,
+    storeTrouble,
+    recordTtlMs: (options.idempotency?.recordTtlSeconds ?? 24 * 60 * 60) * 1000,
+    waitMs: (options.idempotency?.waitSeconds ?? 5) * 1000,
+    pendingLimitMs: (options.idempotency?.pendingLimitSeconds ?? 60) * 1000,
+  });
 
   async function createSession(input: CreateSessionInput): Promise<SessionGrant> {
     const ttlSeconds = input.ttlSeconds ?? ttl;
@@ -301,100 +303,18 @@ export function createRelay(options: RelayOptions): Relay {
 
   /**
    * A run start with an `Idempotency-Key`: the first request with the key starts the run, every
-   * later one follows it (see run-starts.ts). When the store fails the start is refused rather
-   * than risk a second run.
+   * later one follows it (see run-starts.ts).
    */
   async function startOnce(request: Request, url: URL, path: string, route: RelayRoute, claims: SessionClaims, key: string): Promise<Response> {
     const prepared = await prepare(request, url, path, route, claims);
     if (prepared instanceof Response) return prepared;
     const body = JSON.parse(prepared.body as string) as Record<string, unknown>;
     if (body.response_mode !== 'streaming') return relayError(400, 'invalid_param', 'Idempotency-Key applies to streaming run starts (response_mode "streaming").');
-    const fingerprint = await runStartFingerprint(path, body);
-    const recordKey = `runstart:${key}:${userKey(claims)}`;
-    const unavailable = (error: unknown) => {
-      storeTrouble('relay_store_failed', 'The relay store failed on a run start with an Idempotency-Key; such starts are refused until it is back.', error);
-      return relayError(503, 'relay_store_unavailable', 'The run cannot be started safely just now; try again shortly.', { 'Retry-After': '1' });
-    };
-    const mine: RunStartRecord = { owner: crypto.randomUUID(), fingerprint, state: 'pending', claimedAt: Date.now() };
-    const deadline = Date.now() + runStartWaitMs;
-    for (;;) {
-      let held: RunStartRecord | null;
-      try {
-        held = await guarded(() => store.claimRunStart(recordKey, mine, recordTtlMs), 'Claiming an Idempotency-Key');
-      } catch (error) {
-        // A claim that timed out may still have landed: give it back, or the key would stay pending.
-        void guarded(() => store.releaseRunStart(recordKey, mine.owner), 'Releasing an Idempotency-Key').catch(() => undefined);
-        return unavailable(error);
-      }
-      if (!held) return startClaimed(request, prepared, route, recordKey, mine);
-      // Someone else holds the key: wait (bounded) for its run id; a released claim is claimed anew.
-      for (;;) {
-        if (held.fingerprint !== fingerprint) return relayError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different run start; use a new key for a new run.');
-        if (held.state === 'started') {
-          if (held.runId) return followRun(request, held.runId, claims);
-          return relayError(409, 'run_already_started', 'A message was already sent with this Idempotency-Key; its answer is in the conversation.', {}, {
-            ...(held.conversationId ? { conversation_id: held.conversationId } : {}),
-            ...(held.messageId ? { message_id: held.messageId } : {}),
-          });
-        }
-        if (held.state === 'unknown' || Date.now() - held.claimedAt > pendingLimitMs) {
-          return relayError(409, 'run_start_unknown', 'A run may have started with this Idempotency-Key, but its id was never seen; start a new run with a new key to run again.');
-        }
-        if (Date.now() >= deadline || request.signal.aborted) {
-          return relayError(409, 'run_start_pending', 'A run is being started with this Idempotency-Key; try again shortly.', { 'Retry-After': '1' });
-        }
-        await new Promise((resolve) => setTimeout(resolve, RUN_START_POLL_MS));
-        try {
-          held = await guarded(() => store.getRunStart(recordKey), 'Reading an Idempotency-Key');
-        } catch (error) {
-          return unavailable(error);
-        }
-        if (!held) break;
-      }
-    }
-  }
-
-  /** The first attempt with a key: forward, watch for the run id, record it; release the key when no run was made. */
-  async function startClaimed(request: Request, prepared: Prepared, route: RelayRoute, recordKey: string, mine: RunStartRecord): Promise<Response> {
-    const release = () => guarded(() => store.releaseRunStart(recordKey, mine.owner), 'Releasing an Idempotency-Key').catch((error: unknown) => storeTrouble('relay_store_failed', 'The relay store failed to release an Idempotency-Key.', error));
-    const write = (record: RunStartRecord) =>
-      guarded(() => store.updateRunStart(recordKey, record, recordTtlMs), 'Recording a run start').then(
-        () => undefined,
-        (error: unknown) => storeTrouble('relay_store_failed', 'The relay store failed to record a run start.', error),
-      );
-    // Not tied to the browser: the upstream is read until the run is recorded, even after it
-    // leaves; but an upstream that has not answered within the pending limit, with the browser
-    // gone, is given up (the key then stays unknown: the request did reach it).
-    const givingUp = new AbortController();
-    const giveUp = setTimeout(() => request.signal.aborted && givingUp.abort(), pendingLimitMs);
-    let sent: Awaited<ReturnType<typeof send>>;
-    try {
-      sent = await send(request, prepared, route, givingUp.signal);
-    } catch (error) {
-      await release();
-      throw error;
-    } finally {
-      clearTimeout(giveUp);
-    }
-    if ('refusal' in sent) {
-      if (givingUp.signal.aborted) await write({ ...mine, state: 'unknown' });
-      else await release();
-      return sent.refusal;
-    }
-    const contentType = sent.headers.get('content-type') ?? '';
-    if (!sent.ok || !sent.body || !/^\s*text\/event-stream\b/i.test(contentType)) {
-      // An error answer made no run; neither did a gateway's page. Anything else 2xx might have.
-      if (!sent.ok || DOCUMENT_TYPES.test(contentType)) await release();
-      else await write({ ...mine, state: 'unknown' });
-      return relayAnswer(sent, route, request);
-    }
-    let record = mine;
-    const watched = watchRunStart(sent.body, request.signal, pendingLimitMs, {
-      onIds: (ids) => write((record = { ...record, ...ids, state: 'started' })),
-      onFailedStart: release,
-      onLost: () => write((record = { ...record, state: 'unknown' })),
+    return runStarts.start(`runstart:${key}:${userKey(claims)}`, await runStartFingerprint(path, body), request.signal, {
+      send: (signal) => send(request, prepared, route, signal),
+      answer: (sent) => relayAnswer(sent, route, request),
+      follow: (runId) => followRun(request, runId, claims),
     });
-    return relayAnswer(new Response(watched, { status: sent.status, headers: sent.headers }), route, request);
   }
 
   /** A repeated key whose run is known: that run's events, from a snapshot of its state. */

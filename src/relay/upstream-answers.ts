@@ -9,6 +9,9 @@ import type { KeyScrubber } from './redact.js';
 import type { RelayLogEntry } from './relay.js';
 import type { RelayRoute } from './routes.js';
 
+/** Types a browser would run as a page: never what the API answers, so never passed on. */
+export const DOCUMENT_TYPES = /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i;
+
 /**
  * The upstream bodies the relay passes on, and how to hear when each ends: the stream slot rides
  * on the stream layer that is there anyway rather than wrapping the answer in one more.
