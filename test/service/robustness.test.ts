@@ -220,18 +220,15 @@ describe('event stream timers', () => {
     const { eventStreamResponse } = await import('../../src/service/sse-response.js');
     const live = new Set<unknown>();
     const { setInterval: realSet, clearInterval: realClear, setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
-    globalThis.setInterval = ((fn: () => void, ms: number) => {
-      const timer = realSet(fn, ms);
-      live.add(timer);
-      return timer;
-    }) as typeof setInterval;
-    globalThis.clearInterval = ((timer: ReturnType<typeof setInterval>) => (live.delete(timer), realClear(timer))) as typeof clearInterval;
-    globalThis.setTimeout = ((fn: () => void, ms: number) => {
-      const timer = realSetTimeout(fn, ms);
-      live.add(timer);
-      return timer;
-    }) as typeof setTimeout;
-    globalThis.clearTimeout = ((timer: ReturnType<typeof setTimeout>) => (live.delete(timer), realClearTimeout(timer))) as typeof clearTimeout;
+    // Every timer made is tracked until it is cleared.
+    const made = <F extends (fn: () => void, ms: number) => unknown>(make: F) =>
+      ((fn: () => void, ms: number) => {
+        const timer = make(fn, ms);
+        live.add(timer);
+        return timer;
+      }) as unknown as F;
+    const cleared = <F extends (timer: never) => void>(clear: F) => ((timer: never) => (live.delete(timer), clear(timer))) as F;
+    Object.assign(globalThis, { setInterval: made(realSet), clearInterval: cleared(realClear), setTimeout: made(realSetTimeout), clearTimeout: cleared(realClearTimeout) });
     try {
       // A snapshot that ends in the pause of a stream that ends at pauses.
       const response = eventStreamResponse({
