@@ -249,6 +249,32 @@ function dompurifyWithoutUnusedMethods(): Plugin {
 }
 
 /**
+ * Lit's `css` tag throws two errors with a paragraph of advice each (about 0.1 kB gzip), for a
+ * developer who hands it something other than a literal or a `css` result. The elements' styles
+ * are literals (`minifyLitCss` reads them as such), so neither can fire from them; the bundle
+ * keeps both throws with the advice cut to its gist. Fails the build if the messages change.
+ */
+function litCssShortErrors(): Plugin {
+  const file = /\/node_modules\/@lit\/reactive-element\/css-tag\.js$/;
+  const errors: [RegExp, string][] = [
+    [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"Use css or unsafeCSS"'],
+    [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"Not a css result: "+$1'],
+  ];
+  return {
+    name: 'hitl:lit-css-short-errors',
+    transform(code, id) {
+      if (!file.test(id)) return undefined;
+      let out = code;
+      for (const [message, gist] of errors) {
+        if (!message.test(out)) return this.error(`Lit's css-tag.js changed its messages (${message.source.slice(1, 30)}…): update litCssShortErrors in vite.config.ts`);
+        out = out.replace(message, gist);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
  * Terser over the minified chunks, their source maps carried through: its compressor finds what
  * Oxc's leaves (about 300 B gzip over the bundle); Terser alone does worse than Oxc. Runs before
  * `classicEntry`'s own `generateBundle`, which prepends a line to the entry.
@@ -369,7 +395,7 @@ export default defineConfig({
     // guards fold away.
     'typeof document': JSON.stringify('object'),
   },
-  plugins: [minifyLitCss(), minifyLitHtml(), markedWithoutDefaultInstance(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
+  plugins: [minifyLitCss(), minifyLitHtml(), litCssShortErrors(), markedWithoutDefaultInstance(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
   resolve: {
     // Always the production builds of the dependencies (Lit's development build is 13 kB larger
     // and warns in the console): by default Vite picks them by the ambient NODE_ENV, which a

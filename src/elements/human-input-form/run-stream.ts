@@ -26,6 +26,9 @@ export interface RunStreamOptions {
 
 
 export class RunStream implements ReactiveController {
+  /** How long a connection may go without an event (a ping is one) before it counts as lost. */
+  static silenceMs = 45_000;
+
   /** The run followed ('' until its first event names it). */
   runId = '';
   /** The run finished (or failed): there is nothing more to follow. */
@@ -117,8 +120,18 @@ export class RunStream implements ReactiveController {
       message: this.#options.unavailable(),
       status: 0,
     });
+    // A connection that dies without closing (a laptop back from sleep, a network that lost it)
+    // would leave the form deaf to the run: the service pings every 10 s, so a connection silent
+    // for `silenceMs` is given up (`connection`) and the run followed again.
+    let connection: AbortController;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const lost = () => connection.abort();
+    const heard = () => (clearTimeout(timer), (timer = setTimeout(lost, RunStream.silenceMs)));
+    signal.addEventListener('abort', lost);
     while (!this.ended) {
       let wait = 0;
+      connection = new AbortController();
+      heard();
       try {
         const starting = !!start && !this.runId;
         const { url, init } = await (starting
@@ -128,12 +141,12 @@ export class RunStream implements ReactiveController {
                 Accept: 'text/event-stream',
                 'Idempotency-Key': (this.#startKey ||= randomKey()),
               },
-              signal,
+              signal: connection.signal,
             })
           : api.prepare('GET', pathOf(WORKFLOW_EVENTS_PATH, this.runId), {
               query: { include_state_snapshot: true, continue_on_pause: true },
               headers: { Accept: 'text/event-stream' },
-              signal,
+              signal: connection.signal,
             }));
         const response = await fetch(url, init);
         if (!response.ok) {
@@ -144,6 +157,7 @@ export class RunStream implements ReactiveController {
         this.#options.open();
         let first = true;
         for await (const event of readRunEvents(response.body!)) {
+          heard();
           if (event.event === 'ping' && !first) this.#tries = 0;
           first = false;
           this.runId ||= (event as { workflow_run_id?: string }).workflow_run_id ?? '';
@@ -163,6 +177,8 @@ export class RunStream implements ReactiveController {
         // A refusal asking again cannot change ends here; the start's own "not yet" is waited out.
         if (status >= 400 && status < 500 && status !== 429 && code !== 'run_start_pending') throw error;
         if (error instanceof ServiceError) failure = error;
+      } finally {
+        clearTimeout(timer);
       }
       this.#detached();
       if (signal.aborted || this.ended) return;

@@ -8,7 +8,7 @@ import { LitElement } from 'lit';
 import { RunStream } from '../../../src/elements/human-input-form/run-stream.js';
 import { SessionSource } from '../../../src/elements/shared/session.js';
 import type { RunEvent } from '../../../src/protocol/index.js';
-import { $, action, control, hasState, mount, recordEvents, sessionUrl, startRun, type } from '../helpers/form.js';
+import { $, action, choose, control, hasState, mount, qa, recordEvents, sessionUrl, startRun, type } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
 
 class StreamHost extends LitElement {
@@ -89,6 +89,51 @@ describe('RunStream', () => {
       expect(formGets).to.deep.equal([]);
     } finally {
       window.fetch = fetch;
+    }
+  });
+
+  it('gives up a connection gone silent (no ping, no close, as one that died in a sleeping laptop) and follows the run on a new one', async () => {
+    // Pings every 100 ms keep the live connections talking; the dead one says nothing.
+    await qa('/settings', { pingIntervalMs: 100 });
+    const silenceMs = RunStream.silenceMs;
+    RunStream.silenceMs = 800;
+    const { runId } = await startRun('hitl-simple');
+    const { fetch } = window;
+    let streams = 0;
+    window.fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const response = await fetch(input, init);
+      if (!url.includes(`/workflow/${runId}/events`) || ++streams > 1) return response;
+      // The first stream carries the run up to its form, then nothing more, and never ends: the
+      // connection is gone, and only an abort of the request ends the read (as fetch does).
+      const reader = response.body!.getReader();
+      let carried = '';
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => init?.signal?.addEventListener('abort', () => (controller.error(new DOMException('aborted', 'AbortError')), void reader.cancel())),
+        pull: async (controller) => {
+          if (carried.includes('workflow_paused')) return new Promise<void>(() => undefined);
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          carried += new TextDecoder().decode(value);
+          controller.enqueue(value);
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    try {
+      const el = await mount({ app: 'hitl-simple', runId });
+      const comment = control(el, 'comment')!;
+      type(comment, 'typed before the silence');
+      await until(() => streams >= 2, 'a new connection once the first fell silent', 5000);
+      expect(hasState(el, 'ready')).to.be.true;
+      expect(control(el, 'comment')).to.equal(comment);
+      choose(control(el, 'choice')!, 'alpha');
+      action(el, 'Send').click();
+      await until(() => hasState(el, 'finished'), 'the run to finish over the new connection', 9000);
+    } finally {
+      window.fetch = fetch;
+      RunStream.silenceMs = silenceMs;
+      await qa('/settings', { pingIntervalMs: 10_000 });
     }
   });
 
