@@ -128,7 +128,8 @@ export class RunStream implements ReactiveController {
     const lost = () => connection.abort();
     const heard = () => (clearTimeout(timer), (timer = setTimeout(lost, RunStream.silenceMs)));
     signal.addEventListener('abort', lost);
-    while (!this.ended) {
+    // A signal aborted before the call fires no listener: nothing is asked for then.
+    while (!this.ended && !signal.aborted) {
       let wait = 0;
       connection = new AbortController();
       heard();

@@ -159,4 +159,23 @@ describe('RunStream', () => {
     parent.append(host);
     expect(host.resumed).to.equal(1);
   });
+
+  it('follows nothing when its host left before the run could be followed (while its session was asked for, say)', async () => {
+    const { runId } = await startRun('hitl-simple');
+    const host = await fixture<StreamHost>(html`<run-stream-host></run-stream-host>`);
+    host.stream.reset(runId);
+    const signal = host.stream.restart();
+    const api = await SessionSource.for(sessionUrl('hitl-simple')).transport();
+    host.stream.abort();
+    const { fetch } = window;
+    const asked: string[] = [];
+    window.fetch = (input, init) => (asked.push(String(input instanceof Request ? input.url : input)), fetch(input, init));
+    try {
+      await host.stream.follow(api, undefined, signal);
+    } finally {
+      window.fetch = fetch;
+    }
+    expect(asked).to.deep.equal([]);
+    expect(host.events).to.deep.equal([]);
+  });
 });
