@@ -7,6 +7,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { RunStream } from '../../../src/elements/human-input-form/run-stream.js';
 import { SessionSource } from '../../../src/elements/shared/session.js';
+import type { Transport } from '../../../src/client/transport.js';
 import type { RunEvent } from '../../../src/protocol/index.js';
 import { $, action, choose, control, hasState, mount, qa, recordEvents, sessionUrl, startRun, type } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
@@ -137,12 +138,16 @@ describe('RunStream', () => {
     }
   });
 
-  it('aborts when its host leaves the page, not when the host is only moved', async () => {
+  /** A host in the page whose stream is set to follow a new run: its signal and the relay's transport. */
+  async function hostOnRun(): Promise<{ host: StreamHost; signal: AbortSignal; api: Transport }> {
     const { runId } = await startRun('hitl-simple');
     const host = await fixture<StreamHost>(html`<run-stream-host></run-stream-host>`);
     host.stream.reset(runId);
-    const signal = host.stream.restart();
-    const api = await SessionSource.for(sessionUrl('hitl-simple')).transport();
+    return { host, signal: host.stream.restart(), api: await SessionSource.for(sessionUrl('hitl-simple')).transport() };
+  }
+
+  it('aborts when its host leaves the page, not when the host is only moved', async () => {
+    const { host, signal, api } = await hostOnRun();
     const following = host.stream.follow(api, undefined, signal);
     await until(() => host.events.includes('human_input_required'), 'the snapshot of the run');
     // A move: removed and added again in one task.
@@ -161,11 +166,7 @@ describe('RunStream', () => {
   });
 
   it('follows nothing when its host left before the run could be followed (while its session was asked for, say)', async () => {
-    const { runId } = await startRun('hitl-simple');
-    const host = await fixture<StreamHost>(html`<run-stream-host></run-stream-host>`);
-    host.stream.reset(runId);
-    const signal = host.stream.restart();
-    const api = await SessionSource.for(sessionUrl('hitl-simple')).transport();
+    const { host, signal, api } = await hostOnRun();
     host.stream.abort();
     const { fetch } = window;
     const asked: string[] = [];
