@@ -127,7 +127,6 @@ export interface Relay {
   sessionHandler(authenticate: SessionAuthenticator): (request: Request) => Promise<Response>;
 }
 
-/** How often a repeated key looks for the first attempt's run id while it waits. */
 /** Store trouble is logged at most this often (an outage would otherwise log every request). */
 const STORE_LOG_INTERVAL_MS = 10_000;
 

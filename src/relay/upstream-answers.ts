@@ -39,11 +39,15 @@ export function uploadRefusal(failure: MultipartError): Response {
   return relayError(failure.status, failure.status === 413 ? 'payload_too_large' : 'invalid_param', failure.message);
 }
 
+/** The code fetch (undici) puts on a failure's cause (`ECONNREFUSED`, `UND_ERR_BODY_TIMEOUT`…), if any. */
+function causeCode(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** A short, secret-free reason for a failed upstream fetch (`ECONNREFUSED`, `timeout`…). */
 export function failureReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
-  return error instanceof Error ? error.name : 'unknown error';
+  return causeCode(error) ?? (error instanceof Error ? error.name : 'unknown error');
 }
 
 /**
@@ -116,7 +120,7 @@ export function upstreamTimeout(code: 'UND_ERR_HEADERS_TIMEOUT' | 'UND_ERR_BODY_
 }
 
 export function isUpstreamTimeout(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const code = causeCode(error);
   return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
