@@ -22,10 +22,16 @@ import { StreamSlots } from './stream-slots.js';
 import { isUserField } from './user-field.js';
 import { bodyEnds, DOCUMENT_TYPES, failureReason, genericCode, isUpstreamTimeout, releasingWhenDone, scrubbedBody, upstreamFailure, upstreamTimeout, uploadRefusal, UPSTREAM_TIMEOUT_MS } from './upstream-answers.js';
 
+/** The shortest API key the relay accepts (see `apiKey`). */
+const MIN_API_KEY_LENGTH = 8;
+
 export interface RelayOptions {
   /** Upstream API base, e.g. `https://api.dify.ai/v1` or the embedded service's URL. */
   upstreamUrl: string;
-  /** The app's API key. It never leaves the server. */
+  /**
+   * The app's API key (Dify's are `app-` and 24 more characters). It never leaves the server:
+   * every answer is scrubbed of it, so it must be at least 8 characters.
+   */
   apiKey: string;
   /** Session signing secret(s), at least 32 characters; the first signs, all verify (rotation). */
   secret: string | readonly string[];
@@ -146,6 +152,9 @@ export function createRelay(options: RelayOptions): Relay {
   const ttlProblem = sessionInputProblem('user', undefined, ttl);
   if (ttlProblem) throw new Error(ttlProblem);
   if (!options.apiKey) throw new Error('The relay needs the app API key.');
+  // Answers are scrubbed of the key, wherever it turns up: a key of a letter or two would be
+  // cut out of ordinary words (`"task_id"` with the key `k` became `"tas[redacted]_id"`).
+  if (options.apiKey.length < MIN_API_KEY_LENGTH) throw new Error(`The app API key is shorter than ${MIN_API_KEY_LENGTH} characters, so it cannot be one (Dify's are app- and 24 more): check what the relay is given.`);
   const maxJson = options.maxJsonBodyBytes ?? 1024 * 1024;
   const maxUpload = options.maxUploadBytes ?? 15 * 1024 * 1024;
   const cors = new CorsPolicy(options.cors);

@@ -213,6 +213,13 @@ describe('sessions', () => {
     }
   });
 
+  test('a relay refuses an API key too short to be one (answers are scrubbed of it)', () => {
+    for (const apiKey of ['', 'k', 'app-key']) assert.throws(() => createRelay(relayOptions({ apiKey })), /API key/);
+    // Nor is the key told back: it may be a real one, cut short.
+    assert.throws(() => createRelay(relayOptions({ apiKey: 'app-key' })), (error: Error) => !error.message.includes('app-key'));
+    assert.doesNotThrow(() => createRelay(relayOptions({ apiKey: 'app-1234' })));
+  });
+
   test('creating a relay needs no secret until its first request (a `next build` imports the route without one)', () => {
     const before = upstreamCalls.length;
     assert.doesNotThrow(() => createRelay(relayOptions({ secret: undefined as unknown as string })));
