@@ -1,48 +1,19 @@
 /**
  * Relay latency with its state in Redis against the in-memory default (issue 16: ≤ 1.3×). Starts
- * a `redis-server` (Debian's, or `REDIS_SERVER`) on a free port and a small upstream, mounts the
- * same relay twice (memory store, Redis store) and times sequential requests through each, round
- * by round, interleaved: `GET /site` (one Redis call: the request count) and a short event stream
- * (two more: a slot granted, then freed). A round's figure is the p50 of its requests; the row
- * gives min / median / max over rounds.
+ * a `redis-server` (Debian's, or `REDIS_SERVER`) on a free port, then a process of its own
+ * (`store-relays.ts`, compiled as the package ships) with a small upstream and the same relay
+ * mounted twice (memory store, Redis store), and times sequential requests through each from
+ * this process, round by round, interleaved: `GET /site` (one Redis call: the request count) and
+ * a short event stream (two more: a slot granted, then freed). A round's figure is the p50 of its
+ * requests; the row gives min / median / max over rounds.
  */
-import { createServer, type Server } from 'node:http';
-import { createRelay, MemoryRelayStore, type RelayStore } from '../../src/relay/index.js';
-import { toNodeListener } from '../../src/relay/node.js';
-import { createRedisStore } from '../../src/relay/redis.js';
-import { closeServer, listen } from '../../test/relay/helpers.js';
 import { startRedis } from '../../test/relay/redis-helpers.js';
 import { interleaved, round, stats, type BenchRow, type Measurement } from '../harness.js';
-
-const SECRET = 'bench-secret-0123456789-abcdefghijklmnop';
-
-function startUpstream(): Server {
-  return createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url?.includes('/events')) {
-        res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-        res.end('data: {"event":"workflow_finished","workflow_run_id":"r","task_id":"r","data":{}}\n\n');
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end('{"title":"Bench","chat_color_theme":null,"default_language":"en-US"}');
-    });
-  });
-}
+import { startChild } from '../lib/processes.js';
 
 interface Target {
   url: string;
   token: string;
-  server: Server;
-}
-
-async function mount(upstreamUrl: string, store: RelayStore): Promise<Target> {
-  // Limits high enough never to refuse: the bench times the store calls, not refusals.
-  const relay = createRelay({ upstreamUrl, apiKey: 'app-bench', secret: SECRET, store, rateLimit: { requests: 1e9 }, maxStreamsPerUser: 1000 });
-  const server = createServer(toNodeListener(relay));
-  const url = await listen(server);
-  return { url, token: (await relay.createSession({ user: 'bench' })).token, server };
 }
 
 /** The p50 of `requests` sequential requests, in ms. */
@@ -65,12 +36,9 @@ export const row: BenchRow = {
   async run({ quick, log }) {
     const rounds = quick ? 3 : 7;
     const requests = quick ? 300 : 1000;
-    const upstream = startUpstream();
-    const upstreamUrl = `${await listen(upstream)}/v1`;
     const redis = await startRedis();
-    const redisStore = createRedisStore({ url: redis.url });
-    const memory = await mount(upstreamUrl, new MemoryRelayStore());
-    const inRedis = await mount(upstreamUrl, redisStore);
+    const relays = await startChild<{ memory: Target; redis: Target }>('./store-relays.ts', [redis.url]);
+    const { memory, redis: inRedis } = relays.info;
     log(`redis-server on ${redis.url}`);
     try {
       const out: Measurement[] = [];
@@ -91,8 +59,7 @@ export const row: BenchRow = {
       }
       return out;
     } finally {
-      await Promise.all([closeServer(memory.server), closeServer(inRedis.server), closeServer(upstream)]);
-      await redisStore.close();
+      await relays.stop();
       await redis.stop();
     }
   },
