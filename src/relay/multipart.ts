@@ -234,6 +234,8 @@ export class MultipartRewriter {
       if (phase === 'after-delimiter') {
         let i = 0;
         while (i < buffer.length && (buffer[i] === 32 || buffer[i] === 9)) i++;
+        // Transport padding after a boundary: a little is allowed, and the same little however the chunks fall.
+        if (i > MAX_PADDING) this.#fail(400, 'The multipart body is malformed.');
         if (buffer.length - i >= 2) {
           if (buffer[i] === 45 && buffer[i + 1] === 45) {
             this.#phase = 'done';
@@ -245,12 +247,13 @@ export class MultipartRewriter {
           }
           continue;
         }
-        if (i > 64) this.#fail(400, 'The multipart body is malformed.');
         break;
       }
       // Headers.
       const end = buffer[0] === 13 && buffer[1] === 10 ? 0 : indexOf(buffer, HEADER_END);
-      if (end > this.#maxHeaderBytes || (end < 0 && buffer.length > this.#maxHeaderBytes)) this.#fail(400, `A part's headers exceed ${this.#maxHeaderBytes} bytes.`);
+      // Unfinished, the block is the buffer less what may be the start of its blank line (up to
+      // three bytes): the same limit however the chunks fall.
+      if (end > this.#maxHeaderBytes || (end < 0 && buffer.length - (HEADER_END.length - 1) > this.#maxHeaderBytes)) this.#fail(400, `A part's headers exceed ${this.#maxHeaderBytes} bytes.`);
       if (end < 0) break;
       if (++this.#parts > this.#maxParts) this.#fail(400, `The upload has more than ${this.#maxParts} parts.`);
       const part = parsePartHeaders(new TextDecoder('utf-8', { fatal: false }).decode(buffer.subarray(0, end)));
@@ -284,6 +287,8 @@ async function* rewrite(reader: ChunkSource, rewriter: MultipartRewriter): Async
 }
 
 const HEADER_END = new Uint8Array([13, 10, 13, 10]);
+/** The most spaces and tabs accepted after a boundary (RFC 2046's transport padding). */
+const MAX_PADDING = 64;
 
 interface PartHeader {
   name: string;
@@ -293,7 +298,11 @@ interface PartHeader {
 
 // eslint-disable-next-line no-control-regex
 const UNSAFE_VALUE = /["\\\u0000-\u001f\u007f]/;
-const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[^"\\]*"|[\w!#$&^.+-]+))*$/;
+// No control characters, quoted or not, and only spaces and tabs between parameters: the type is
+// copied into the rewritten part's headers, where a bare CR or LF would start a header line of
+// the browser's writing (busboy and undici refuse the whole upload on one).
+// eslint-disable-next-line no-control-regex
+const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+([ \t]*;[ \t]*[\w!#$&^.+-]+=("[^"\\\u0000-\u001f\u007f]*"|[\w!#$&^.+-]+))*$/;
 
 /** The part's name, file name and type, or why the header block is refused. */
 function parsePartHeaders(raw: string): PartHeader | string {

@@ -158,6 +158,11 @@ describe('rewriteMultipartUser', () => {
       ['not form-data', [{ headers: 'Content-Disposition: attachment; name="file"', body: 'x' }]],
       ['header without colon', [{ headers: 'Content-Disposition form-data; name="file"', body: 'x' }]],
       ['bad content type', [{ headers: 'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain\u0001', body: 'x' }]],
+      // Copied into the rewritten headers, a bare LF would start a header line of the browser's writing.
+      ['line feed in a quoted type parameter', [{ headers: 'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain; a="x\ny"', body: 'x' }]],
+      ['carriage return in a quoted type parameter', [{ headers: 'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain; a="x\ry"', body: 'x' }]],
+      ['NUL in a quoted type parameter', [{ headers: 'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain; a="\u0000"', body: 'x' }]],
+      ['vertical tab between type parameters', [{ headers: 'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain;\u000bq=1', body: 'x' }]],
       ['two content types', [{ headers: 'Content-Disposition: form-data; name="file"\r\nContent-Type: text/plain\r\nContent-Type: image/png', body: 'x' }]],
       ['truncated', Buffer.from(`--${B}\r\nContent-Disposition: form-data; name="file"\r\n\r\nno closing boundary`)],
       ['garbage after delimiter', Buffer.from(`--${B}XYZ\r\n`)],
@@ -172,6 +177,39 @@ describe('rewriteMultipartUser', () => {
         assert.equal(error.status, 400, `${what}, chunks of ${chunkSize}`);
       }
     }
+  });
+
+  test('the header and padding limits answer the same however the chunks fall', async () => {
+    // A header block of exactly the limit is accepted, even when a read ends inside its blank line.
+    const head = `--${B}\r\nContent-Disposition: form-data; name="f"\r\nX: `;
+    const block = `Content-Disposition: form-data; name="f"\r\nX: ${'a'.repeat(8192 - 45)}`;
+    assert.equal(block.length, 8192);
+    const atLimit = Buffer.from(`${head}${'a'.repeat(8192 - 45)}\r\n\r\nhello\r\n--${B}--\r\n`);
+    // More than 64 spaces after a boundary is refused, even when a read ends right after them.
+    const padded = Buffer.from(`--${B}${' '.repeat(65)}\r\nContent-Disposition: form-data; name="f"\r\n\r\nhello\r\n--${B}--\r\n`);
+    for (const [body, cut, accepted] of [
+      [atLimit, atLimit.indexOf('\r\n\r\n') + 1, true],
+      [atLimit, atLimit.indexOf('\r\n\r\n') + 3, true],
+      [padded, B.length + 2 + 65, false],
+    ] as const) {
+      for (const chunks of [[body], [body.subarray(0, cut), body.subarray(cut)]]) {
+        let offset = 0;
+        const source = new ReadableStream<Uint8Array>({ pull: (controller) => (offset < chunks.length ? controller.enqueue(chunks[offset++]!) : controller.close()) });
+        const result = rewriteMultipartUser(source, B, 'alice', { maxBytes: 1 << 20 });
+        const read = new Response(result.body).arrayBuffer();
+        if (accepted) await read;
+        else assert.equal((await read.then(() => undefined, () => result.failure))?.status, 400, `${chunks.length} chunk(s)`);
+      }
+    }
+  });
+
+  test('long part names cost time in proportion to their length (the user-field check)', async () => {
+    // 16 names of 8,000 `[` once took 1.7 s of one core: a trailing-bracket pattern backtracked from every start.
+    const body = multipartBody(B, Array.from({ length: 16 }, () => field('['.repeat(8000), 'x')));
+    const started = performance.now();
+    const { bytes, contentType } = await rewrite(body);
+    assert.ok(performance.now() - started < 400, `${Math.round(performance.now() - started)} ms`);
+    assert.equal((await parseFormData(bytes, contentType)).getAll('['.repeat(8000)).length, 16);
   });
 
   test('the byte limit stops reading as soon as it is passed', async () => {
