@@ -5,6 +5,7 @@
  */
 import { getRequestListener } from '@hono/node-server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hardened, relayError } from './errors.js';
 import { nodeRelayListener } from './node-pipe.js';
 import { relayCore, type Relay } from './relay.js';
 import type { SessionIdentity } from './session-endpoint.js';
@@ -28,7 +29,7 @@ type FrameworkRequest = IncomingMessage & { originalUrl?: string; _body?: boolea
  */
 export function toNodeListener(handler: Pick<Relay, 'fetch'> | FetchHandler): NodeListener {
   const handle: FetchHandler = typeof handler === 'function' ? handler : (request) => handler.fetch(request);
-  const viaFetch = getRequestListener((request) => handle(request)) as NodeListener;
+  const viaFetch = getRequestListener((request) => handle(request), { errorHandler: adapterError }) as NodeListener;
   const core = typeof handler === 'function' ? undefined : relayCore(handler);
   return adopting(core ? nodeRelayListener(core, viaFetch) : viaFetch);
 }
@@ -39,8 +40,19 @@ export function toNodeListener(handler: Pick<Relay, 'fetch'> | FetchHandler): No
  * toNodeSessionListener(relay, (req) => req.user?.id))`.
  */
 export function toNodeSessionListener(relay: Pick<Relay, 'sessionHandler'>, authenticate: NodeSessionAuthenticator): NodeListener {
-  const listener = getRequestListener((request, env) => relay.sessionHandler((_request, asked) => authenticate(env.incoming as IncomingMessage, asked))(request));
+  const listener = getRequestListener((request, env) => relay.sessionHandler((_request, asked) => authenticate(env.incoming as IncomingMessage, asked))(request), { errorHandler: adapterError });
   return adopting(listener as NodeListener);
+}
+
+/**
+ * What the adapter could not hand to the handler (a request it cannot make a web `Request` of:
+ * a backslash in the path, a Host header that is no host), or a handler that threw: answered in
+ * the relay's words, as data, rather than the adapter's bare status.
+ */
+function adapterError(error: unknown): Response {
+  if (error instanceof Error && error.name === 'RequestError') return hardened(relayError(400, 'invalid_param', 'The request line or its Host header is malformed.'));
+  console.error(error);
+  return hardened(relayError(500, 'internal_server_error', 'The relay failed on this request.'));
 }
 
 function adopting(listener: NodeListener): NodeListener {

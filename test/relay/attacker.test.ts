@@ -104,6 +104,9 @@ describe('reaching routes that are not allowed', () => {
       ]) {
         const answer = await raw(get(target, auth()));
         assert.ok([400, 404].includes(answer.status), `${target} → ${answer.status}`);
+        // In the relay's words, as data, even where Node's adapter could make no request of it (a backslash, `*`).
+        assert.match(answer.head, /^content-type: application\/json/im, `${target}: ${answer.head}`);
+        assert.match(answer.head, /^x-content-type-options: nosniff/im, `${target}: ${answer.head}`);
       }
     });
     // A fragment in the request target is no path: this is a plain request for /site.
