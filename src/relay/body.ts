@@ -7,14 +7,18 @@ export async function readLimited(request: Request, limit: number): Promise<stri
   return readStreamLimited(request.body, limit);
 }
 
-/** A byte stream as text, or `null` once it passes `limit` bytes (reading stops there). */
-export async function readStreamLimited(stream: ReadableStream<Uint8Array>, limit: number): Promise<string | null> {
+/**
+ * A byte stream as text, or `null` once it passes `limit` bytes (reading stops there). With
+ * `silence`, its `giveUp` is called once the stream has sent nothing for `ms`.
+ */
+export async function readStreamLimited(stream: ReadableStream<Uint8Array>, limit: number, silence?: { ms: number; giveUp: () => void }): Promise<string | null> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
   let size = 0;
   let text = '';
   for (;;) {
-    const { done, value } = await reader.read();
+    const timer = silence && setTimeout(silence.giveUp, silence.ms);
+    const { done, value } = await reader.read().finally(() => clearTimeout(timer));
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
@@ -68,4 +72,61 @@ function nestsDeeperThan(text: string, max: number): boolean {
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
+}
+
+/**
+ * `text`, a JSON object that `parseJsonObject` accepted, with every top-level member named `user`
+ * (however its name is escaped) left out and `"user": user` added last. Every other member goes
+ * on as the browser wrote it: parsing and serializing again would turn 12345678901234567890 into
+ * 12345678901234567000, `1e400` into `null` and `-0` into `0`, where the upstream reads them exact.
+ */
+export function withUser(text: string, user: string): string {
+  const members: string[] = [];
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== 0x7b) throw new TypeError('withUser needs a JSON object.');
+  i = skipSpace(text, i + 1);
+  while (i < text.length && text.charCodeAt(i) !== 0x7d) {
+    const start = i;
+    const keyEnd = stringEnd(text, i);
+    const name = JSON.parse(text.slice(i, keyEnd)) as string;
+    i = skipSpace(text, skipSpace(text, keyEnd) + 1); // past the colon
+    const end = valueEnd(text, i);
+    if (name !== 'user') members.push(text.slice(start, end));
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) === 0x2c) i = skipSpace(text, i + 1);
+  }
+  members.push(`"user":${JSON.stringify(user)}`);
+  return `{${members.join(',')}}`;
+}
+
+function skipSpace(text: string, i: number): number {
+  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++i));
+  return i;
+}
+
+/** Just past the JSON string that starts at `i`. */
+function stringEnd(text: string, i: number): number {
+  for (i++; ; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) i++;
+    else if (c === 0x22) return i + 1;
+  }
+}
+
+/** Just past the JSON value that starts at `i` (valid JSON: brackets balance outside strings). */
+function valueEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 0x22) return stringEnd(text, i);
+  if (c !== 0x7b && c !== 0x5b) {
+    // A number, true, false or null: up to the next separator.
+    while (i < text.length && !/[\s,}\]]/.test(text[i]!)) i++;
+    return i;
+  }
+  let depth = 0;
+  for (; ; i++) {
+    const d = text.charCodeAt(i);
+    if (d === 0x22) i = stringEnd(text, i) - 1;
+    else if (d === 0x7b || d === 0x5b) depth++;
+    else if ((d === 0x7d || d === 0x5d) && --depth === 0) return i + 1;
+  }
 }

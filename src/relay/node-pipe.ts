@@ -14,7 +14,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { HARDENING } from './errors.js';
 import { MultipartRewriter } from './multipart.js';
@@ -221,15 +221,17 @@ class Exchange {
       this.#upstream?.destroy();
       return this.#answerWith(head);
     }
+    // No body, so nothing to decode, whatever `Content-Encoding` says (as fetch does): an empty
+    // gzip stream is an error, and a decoder nobody reads from threw it past every listener.
+    if (NULL_BODY.has(status)) {
+      answer.resume();
+      return this.#answerWith(new Response(null, { status, headers: head }));
+    }
     const source = decoded(answer);
     if (status >= 400) {
       const text = await readText(source, MAX_ERROR_BODY_BYTES);
       if (text === null) this.#upstream?.destroy();
       return this.#answerWith(core.errorAnswer(status, text, head));
-    }
-    if (NULL_BODY.has(status)) {
-      answer.resume();
-      return this.#answerWith(new Response(null, { status, headers: head }));
     }
     // Every body, whatever its type: see Redactor.keyScrubber. A replaced key changes the length,
     // so `outgoingHeaders` leaves the upstream's out.
@@ -382,10 +384,18 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | null 
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * fetch's leniency: a compressed body cut short (or empty: `Content-Length: 0`) gives what it
+ * holds rather than an error, as browsers and cURL read it.
+ */
+const ZLIB_LENIENT = { flush: zlibConstants.Z_SYNC_FLUSH, finishFlush: zlibConstants.Z_SYNC_FLUSH };
+const BROTLI_LENIENT = { flush: zlibConstants.BROTLI_OPERATION_FLUSH, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH };
+
 /** The answer's body decoded as fetch decodes it (`gzip`, `deflate`, `br`); other codings pass as they are. */
 function decoded(answer: IncomingMessage): Readable {
   const coding = String(answer.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = coding === 'gzip' || coding === 'x-gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : coding === 'br' ? createBrotliDecompress() : undefined;
+  const decoder =
+    coding === 'gzip' || coding === 'x-gzip' ? createGunzip(ZLIB_LENIENT) : coding === 'deflate' ? createInflate(ZLIB_LENIENT) : coding === 'br' ? createBrotliDecompress(BROTLI_LENIENT) : undefined;
   if (!decoder) return answer;
   answer.on('error', (error) => decoder.destroy(error));
   return answer.pipe(decoder);
@@ -398,10 +408,13 @@ async function readLimited(req: IncomingMessage, limit: number): Promise<string 
   return readText(req, limit);
 }
 
-/** A stream as text; `null` past `limit` bytes; `undefined` when it broke off. */
+/** A stream as text, read as the fetch handler's `TextDecoder` reads it; `null` past `limit` bytes; `undefined` when it broke off. */
 async function readText(source: Readable, limit: number): Promise<string | null | undefined> {
   const bytes = await readBytes(source, limit);
-  return bytes && bytes.toString('utf8');
+  if (!bytes) return bytes;
+  const text = bytes.toString('utf8');
+  // A byte order mark goes, as `TextDecoder` drops it: a JSON body that starts with one is the same body either way.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A stream's bytes; `null` past `limit` bytes (reading stops there); `undefined` when it broke off. */

@@ -4,11 +4,13 @@
  * traceback, a provider's error text, a code node printing its environment.
  */
 
+import { MAX_JSON_DEPTH } from './body.js';
 import { concat, heldTail, indexOf } from './bytes.js';
 
 export const REDACTED = '[redacted]';
 const REPLACEMENT = new TextEncoder().encode(REDACTED);
 const EMPTY = new Uint8Array(0);
+const TOO_DEEP = new Error('nested too deep');
 
 /** One body's scrubbing state: `push` each chunk and pass on what it returns; at the end, pass on `flush()`. */
 export interface KeyScrubber {
@@ -34,9 +36,11 @@ export class Redactor {
 
   /**
    * An error body with every secret spelling replaced. JSON is also read back and its strings
-   * checked once decoded, which catches a key written with `\u` escapes.
+   * checked once decoded, which catches a key written with `\u` escapes. `undefined` for JSON
+   * nested deeper than any error the API writes (`MAX_JSON_DEPTH`): it cannot be checked string by
+   * string (a walk that deep ran out of stack), so it is not passed on.
    */
-  errorText(text: string): string {
+  errorText(text: string): string | undefined {
     const replaced = this.#replaceAll(text);
     let parsed: unknown;
     try {
@@ -45,19 +49,26 @@ export class Redactor {
       return replaced;
     }
     let changed = false;
-    const walk = (value: unknown): unknown => {
+    const walk = (value: unknown, depth: number): unknown => {
       if (typeof value === 'string') {
         const clean = this.#replaceAll(value);
         if (clean !== value) changed = true;
         return clean;
       }
-      if (Array.isArray(value)) return value.map(walk);
       if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [walk(k) as string, walk(v)]));
+        if (depth >= MAX_JSON_DEPTH) throw TOO_DEEP;
+        if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [walk(k, depth) as string, walk(v, depth + 1)]));
       }
       return value;
     };
-    const cleaned = walk(parsed);
+    let cleaned: unknown;
+    try {
+      cleaned = walk(parsed, 0);
+    } catch (error) {
+      if (error === TOO_DEEP) return undefined;
+      throw error;
+    }
     return changed ? JSON.stringify(cleaned) : replaced;
   }
 

@@ -7,7 +7,7 @@
  * instances behind a load balancer.
  */
 import { APP_OPERATIONS, pathOf, type SessionGrant } from '../protocol/index.js';
-import { declaredLength, parseJsonObject, readLimited, readStreamLimited } from './body.js';
+import { declaredLength, parseJsonObject, readLimited, readStreamLimited, withUser } from './body.js';
 import { CorsPolicy, type CorsOptions } from './cors.js';
 import { hardened, relayError } from './errors.js';
 import { formDataBoundary, rewriteMultipartUser, type MultipartRewrite } from './multipart.js';
@@ -406,6 +406,11 @@ export function createRelay(options: RelayOptions): Relay {
    * through the key scrubber.
    */
   function answerHead(status: number, header: (name: string) => string | null, route: RelayRoute): Response | AnswerHeaders {
+    if (status < 200 || status > 599) {
+      // Not a final HTTP status (a `Response` can't even carry one): a broken upstream or a proxy.
+      log({ level: 'error', code: 'upstream_unavailable', message: `The upstream service answered ${route.method} ${route.name} with status ${status}.` });
+      return relayError(502, 'upstream_unavailable', `The upstream service answered with an invalid status (${status}).`);
+    }
     if (status === 401) {
       // The upstream refused the relay's API key. A 401 to the browser would read as "your
       // session is bad" and send it asking for new sessions in a loop.
@@ -451,7 +456,9 @@ export function createRelay(options: RelayOptions): Relay {
   function errorAnswer(status: number, text: string | null | undefined, headers: AnswerHeaders): Response {
     if (text === undefined) return relayError(502, 'upstream_unavailable', `The upstream service broke off its ${status} answer.`);
     if (text === null) return relayError(status, genericCode(status), `The upstream service answered ${status} with an error too large to pass on.`);
-    return new Response(redactor.errorText(text), { status, headers });
+    const scrubbed = redactor.errorText(text);
+    if (scrubbed === undefined) return relayError(status, genericCode(status), `The upstream service answered ${status} with an error nested too deep to pass on.`);
+    return new Response(scrubbed, { status, headers });
   }
 
   async function relayAnswer(answer: Response, route: RelayRoute, request: Request): Promise<Response> {
@@ -464,9 +471,15 @@ export function createRelay(options: RelayOptions): Relay {
     const headers = head;
     if (answer.status >= 400) {
       let text: string | null | undefined;
+      // An error body that goes silent is given up like any other (the Node transport's socket
+      // timeout does the same): a stream slot would be held for as long as the upstream stalls.
+      let silent = false;
+      const giveUp = stalled.get(request);
+      const silence = giveUp && { ms: upstreamTimeoutMs, giveUp: () => ((silent = true), giveUp()) };
       try {
-        text = answer.body ? await readStreamLimited(answer.body, MAX_ERROR_BODY_BYTES) : '';
+        text = answer.body ? await readStreamLimited(answer.body, MAX_ERROR_BODY_BYTES, silence) : '';
       } catch {
+        if (silent) return upstreamFailure(route, upstreamTimeout('UND_ERR_BODY_TIMEOUT'), log);
         text = undefined;
       }
       return errorAnswer(answer.status, text, headers);
@@ -515,7 +528,7 @@ export function createRelay(options: RelayOptions): Relay {
     if (text === null) return relayError(413, 'payload_too_large', `The request body exceeds the ${maxJson} byte limit.`);
     const parsed = parseJsonObject(text);
     if (!parsed.ok) return relayError(400, 'invalid_param', parsed.problem);
-    return JSON.stringify({ ...parsed.value, user });
+    return text.trim() ? withUser(text, user) : JSON.stringify({ user });
   }
 
   const relay: Relay = {
