@@ -37,9 +37,9 @@ export function declaredLength(request: Request): number {
 }
 
 /**
- * How deep a JSON body may nest. Real bodies (run inputs, form values) stay within a few levels;
- * far deeper ones can't be serialized again (the relay re-serializes every body it rewrites),
- * and a Python upstream's recursive parser fails on them too.
+ * How deep a JSON body (or an upstream's JSON error) may nest. Real bodies (run inputs, form
+ * values) stay within a few levels; far deeper ones are only an attack on recursive code (a
+ * Python upstream's parser, a walk over the parsed value).
  */
 export const MAX_JSON_DEPTH = 64;
 
