@@ -249,24 +249,32 @@ function dompurifyWithoutUnusedMethods(): Plugin {
 }
 
 /**
- * Lit's `css` tag throws two errors with a paragraph of advice each (about 0.1 kB gzip), for a
- * developer who hands it something other than a literal or a `css` result. The elements' styles
- * are literals (`minifyLitCss` reads them as such), so neither can fire from them; the bundle
- * keeps both throws with the advice cut to its gist. Fails the build if the messages change.
+ * Errors only a developer's mistake can raise, whose messages carry a paragraph of advice, kept
+ * with the advice cut to its gist (about 0.15 kB gzip together). Lit's `css` tag throws two, for
+ * something other than a literal or a `css` result: the elements' styles are literals
+ * (`minifyLitCss` reads them as such). DOMPurify's build carries Babel's array-destructuring
+ * helper, which throws for a non-iterable: DOMPurify destructures its own arrays. Fails the build
+ * if a message changes.
  */
-function litCssShortErrors(): Plugin {
-  const file = /\/node_modules\/@lit\/reactive-element\/css-tag\.js$/;
-  const errors: [RegExp, string][] = [
-    [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"Use css or unsafeCSS"'],
-    [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"Not a css result: "+$1'],
+function shortErrors(): Plugin {
+  const files: [RegExp, [RegExp, string][]][] = [
+    [
+      /\/node_modules\/@lit\/reactive-element\/css-tag\.js$/,
+      [
+        [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"Use css or unsafeCSS"'],
+        [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"Not a css result: "+$1'],
+      ],
+    ],
+    [/\/node_modules\/dompurify\/dist\/purify\.es\.mjs$/, [[/"Invalid attempt to destructure non-iterable instance\.\\nIn order to be iterable, non-array objects must have a \[Symbol\.iterator\]\(\) method\."/, '"Not iterable"']]],
   ];
   return {
-    name: 'hitl:lit-css-short-errors',
+    name: 'hitl:short-errors',
     transform(code, id) {
-      if (!file.test(id)) return undefined;
+      const errors = files.find(([file]) => file.test(id))?.[1];
+      if (!errors) return undefined;
       let out = code;
       for (const [message, gist] of errors) {
-        if (!message.test(out)) return this.error(`Lit's css-tag.js changed its messages (${message.source.slice(1, 30)}…): update litCssShortErrors in vite.config.ts`);
+        if (!message.test(out)) return this.error(`${id.replace(/.*node_modules\//, '')} changed its messages (${message.source.slice(1, 30)}…): update shortErrors in vite.config.ts`);
         out = out.replace(message, gist);
       }
       return { code: out, map: null };
@@ -291,7 +299,7 @@ function terserPass(): Plugin {
           // Both files hold ES module code (the entry is wrapped in a function, not made sloppy).
           module: true,
           ecma: 2022,
-          compress: { passes: 2 },
+          compress: { passes: 3 },
           format: { comments: false },
           sourceMap: mapAsset?.type === 'asset' ? { content: String(mapAsset.source) } : false,
         });
@@ -395,7 +403,7 @@ export default defineConfig({
     // guards fold away.
     'typeof document': JSON.stringify('object'),
   },
-  plugins: [minifyLitCss(), minifyLitHtml(), litCssShortErrors(), markedWithoutDefaultInstance(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
+  plugins: [minifyLitCss(), minifyLitHtml(), shortErrors(), markedWithoutDefaultInstance(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
   resolve: {
     // Always the production builds of the dependencies (Lit's development build is 13 kB larger
     // and warns in the console): by default Vite picks them by the ambient NODE_ENV, which a

@@ -1,7 +1,8 @@
 /**
- * Where focus goes after the host renders: to what the new state marks `data-focus`, once the
- * user acted in the host (never on its own, which would pull a reader away from the page), or
- * to an element or selector named for the next render (a problem to fix).
+ * Where focus goes after the host renders: to what the new state marks `focus` (an attribute
+ * the sanitizer never lets the service's content carry, as it did `data-focus`), once the user
+ * acted in the host (never on its own, which would pull a reader away from the page), or to an
+ * element or selector named for the next render (a problem to fix).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
@@ -23,9 +24,9 @@ export class FocusController implements ReactiveController {
     this.#next = target;
   }
 
-  /** The state changed: focus follows it to its `data-focus` element, if the user acted. */
+  /** The state changed: focus follows it to its `focus` element, if the user acted. */
   follow(): void {
-    if (this.acted) this.#next = '[data-focus]';
+    if (this.acted) this.#next = '[focus]';
   }
 
   hostUpdated(): void {

@@ -51,7 +51,7 @@ export class FormRequests {
       const def = (request && requestDefinition(request)) ?? (await this.#options.transport().json<HumanInputFormDefinition>('GET', formPath(token), { signal }));
       const parts = await formParts.load();
       if (signal.aborted) return;
-      this.#forms.show(parts, token, request?.node_title ?? '', def);
+      this.#forms.show(parts, token, request?.node_title ?? '', def, request?.node_id);
       this.#options.set('ready');
       this.#host.dispatchEvent(new FormShownEvent(token, def, request));
     } catch (error) {

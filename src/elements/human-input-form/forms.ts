@@ -15,6 +15,8 @@ import { buildForm, type BuildOptions, type Markdown } from './form-builder.js';
 /** The form open: its definition, and its content with the inputs in place. */
 export interface OpenForm {
   token: string;
+  /** The run's node that asked for it, when a run event showed it. */
+  node?: string;
   title: string;
   def: HumanInputFormDefinition;
   body: HTMLElement;
@@ -59,7 +61,7 @@ export class FormsController {
   closed: ClosedForm[] = [];
   readonly countdown: Countdown;
   /** The open form's answer, once the service accepted it. */
-  #accepted: { actionId: string; inputs: Record<string, FormInputValue> } | undefined;
+  accepted: { actionId: string; inputs: Record<string, FormInputValue> } | undefined;
   readonly #host: Host;
   readonly #options: FormsOptions;
 
@@ -86,7 +88,7 @@ export class FormsController {
   }
 
   /** Opens the form `def` (its Markdown renderer loaded), its values from a draft of an earlier visit. */
-  show(markdown: Markdown, token: string, title: string, def: HumanInputFormDefinition): OpenForm {
+  show(markdown: Markdown, token: string, title: string, def: HumanInputFormDefinition, node?: string): OpenForm {
     // Another form: the run moved on from the open one.
     if (this.open?.token !== token) this.#settle();
     const storage = this.#host.draftStorage;
@@ -98,7 +100,7 @@ export class FormsController {
     body.addEventListener('input', save);
     body.addEventListener('change', save);
     this.countdown.set(def.expiration_time);
-    return (this.open = { token, title, def, body, controls });
+    return (this.open = { token, node, title, def, body, controls });
   }
 
   /** Adds an answered form, its content as the service rendered it. */
@@ -159,21 +161,21 @@ export class FormsController {
   sent(actionId: string, inputs: Record<string, FormInputValue>): void {
     if (!this.open) return;
     clearDraft(this.#host.draftStorage, this.open.token);
-    this.#accepted = { actionId, inputs };
+    this.accepted = { actionId, inputs };
   }
 
   /** Takes the open form off the screen; it is answered or gone, so its draft goes too. */
   close(): void {
     if (this.open) clearDraft(this.#host.draftStorage, this.open.token);
     this.open = undefined;
-    this.#accepted = undefined;
+    this.accepted = undefined;
     this.countdown.set(null);
   }
 
   /** No form at all (a new run); drafts stay for when the form comes again. */
   reset(): void {
     this.open = undefined;
-    this.#accepted = undefined;
+    this.accepted = undefined;
     this.closed = [];
     this.countdown.set(null);
   }
@@ -185,7 +187,7 @@ export class FormsController {
    * first news. It then reads as the service records it. Answers whether it did.
    */
   #settle(): boolean {
-    const accepted = this.#accepted;
+    const accepted = this.accepted;
     if (!this.open || !accepted) return false;
     this.answeredHere(accepted.actionId, accepted.inputs);
     return true;

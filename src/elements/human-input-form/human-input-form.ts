@@ -205,6 +205,9 @@ export class HumanInputForm extends LitElement {
           if (!signal.aborted) this.#fail(error);
         });
       case 'human_input_form_filled':
+        // News of a form other than the open one (a late one, for a form already closed as
+        // answered here) must not close the open form and lose what was typed in it.
+        if (this.#forms.open?.node && this.#forms.open.node !== event.data.node_id) return;
         this.#forms.answered(event.data.node_title, event.data.rendered_content, event.data.action_text);
         return this.#set('waiting', true);
       case 'human_input_form_timeout':
@@ -256,6 +259,8 @@ export class HumanInputForm extends LitElement {
 
   /** Moves to `phase` (closing the open form when `close`), announces it, and lets focus follow. */
   #set(phase: Phase, close?: boolean): void {
+    // A form whose answer the service took stays shut, whatever reconnects on the way.
+    if (phase === 'ready' && this.#forms.accepted) phase = 'submitted';
     switchState(this.#internals, this.#phase, (this.#phase = phase));
     if (close) this.#forms.close();
     if (phase !== 'failed') this.#alert = '';
@@ -280,9 +285,9 @@ export class HumanInputForm extends LitElement {
     return html`<div part="container" lang=${this.#locale.locale} style=${this.#session.theme}>
       ${this.#forms.closed.map((closed) => renderClosed(closed, this.#title(closed.title), t))}
       ${this.#forms.open ? renderOpen(this.#forms.open, t, phase, this.#landmark, this.#forms.countdown.left, this.#locale.locale, this.#onSubmit) : ''}
-      ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?data-focus=${phase === 'error'}>${this.sessionUrl ? this.#alert : t.noSession}</p>` : ''}
+      ${this.#alert ? html`<p part="error" role="alert" tabindex="-1" ?focus=${phase === 'error'}>${this.sessionUrl ? this.#alert : t.noSession}</p>` : ''}
       ${phase === 'error' && this.sessionUrl && !this.#final ? html`<button part="retry" @click=${this.#onRetry}>${t.retry}</button>` : ''}
-      <p part="status" role="status" tabindex="-1" ?data-focus=${phase !== 'ready' && phase !== 'error'}>${t[this.#status.said]}</p>
+      <p part="status" role="status" tabindex="-1" ?focus=${phase !== 'ready' && phase !== 'error'}>${t[this.#status.said]}</p>
     </div>`;
   }
 }

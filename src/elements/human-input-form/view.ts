@@ -27,7 +27,7 @@ export function renderClosed(closed: ClosedForm, title: string, t: Terms): Templ
 export function renderOpen(form: OpenForm, t: Terms, phase: Phase, { name, nth }: { name: string; nth: number }, left: number, locale: string, onSubmit: (e: SubmitEvent) => void): TemplateResult {
   const ready = phase === 'ready';
   return html`<form part="form" aria-labelledby=${nth > 1 ? nothing : 'title'} aria-label=${nth > 1 ? format(t.nth, name, nth) : nothing} novalidate @submit=${onSubmit}>
-    <h2 part="title" id="title" tabindex="-1" ?data-focus=${ready}>${name}</h2>
+    <h2 part="title" id="title" tabindex="-1" ?focus=${ready}>${name}</h2>
     ${left > 0 && (ready || phase === 'submitting') ? html`<p part="countdown" role="timer">${format(t.timeLeft, duration(left, locale))}</p>` : ''}
     <fieldset part="fields" ?disabled=${!ready}>
       ${form.body}

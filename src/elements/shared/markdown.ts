@@ -21,16 +21,19 @@ function sanitizer(): ReturnType<typeof DOMPurify> {
   if (purify) return purify;
   purify = DOMPurify(window);
   // A resource loads on its own (no click) from `src`, `srcset`, the `href` of anything but a link
-  // (SVG `image`, `use`, `feImage`) and `url()` in SVG attributes (`fill`, `filter`, `mask`):
-  // each goes unless its origin is allowed (`url()` only for the document's own `#id`).
+  // (SVG `image`, `use`, `feImage`) and CSS in SVG attributes (`fill`, `filter`, `mask`): each
+  // goes unless its origin is allowed. In SVG only plain values pass: no CSS escape (`u\72l(`
+  // is `url(`), no function but colours and `url()` of the document's own `#id` (`image-set()`
+  // loads without any `url(`); transforms, which load nothing, are left alone.
   purify.addHook('afterSanitizeAttributes', (node) => {
     const name = node.localName;
+    const link = name === 'a' || name === 'area';
     // Links in a form open beside it, so a click never navigates away from a half-filled form.
-    if (name === 'a') node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
+    if (link) node.setAttribute('target', '_blank'), node.setAttribute('rel', 'noopener noreferrer');
     let refused = '';
     for (const { name: attr, localName, value } of [...node.attributes]) {
-      const urls = localName === 'src' || (localName === 'href' && name !== 'a' && name !== 'area') ? [value] : localName === 'srcset' ? srcsetUrls(value) : [];
-      if (urls.every(loadable) && [...value.matchAll(/url\s*\(\s*['"]?\s*([^'")]*)/gi)].every((m) => m[1]!.startsWith('#'))) continue;
+      const urls = localName === 'src' || (localName === 'href' && !link) ? [value] : localName === 'srcset' ? srcsetUrls(value) : [];
+      if (urls.every(loadable) && !(node instanceof SVGElement && !/transform$/i.test(attr) && /\\|(?<!rgba?|hsla?|url)\(|url\(['"]?[^#'"]/i.test(value))) continue;
       refused ||= urls[0] ?? '';
       node.removeAttribute(attr);
     }
@@ -94,7 +97,8 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): D
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'],
     // Legacy URL attributes DOMPurify allows, dropped whatever their value: each is a beacon nobody
     // needs in a form (`lowsrc`, `dynsrc`, `longdesc`, `ping` and the like it drops already).
-    FORBID_ATTR: ['style', 'background', 'poster', 'cite', 'action', 'data'],
+    // `part` would take the element's own styles (a spoofed button or error).
+    FORBID_ATTR: ['style', 'background', 'poster', 'cite', 'action', 'data', 'part'],
     TRUSTED_TYPES_POLICY: policy,
   });
   for (const [img, url] of blocked) {

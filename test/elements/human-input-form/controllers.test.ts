@@ -29,7 +29,7 @@ customElements.define('controllers-host', Host);
 class FocusHost extends LitElement {
   readonly focusing = new FocusController(this);
   override render() {
-    return litHtml`<button id="a">a</button><button id="b" data-focus>b</button>`;
+    return litHtml`<button id="a">a</button><button id="b" focus>b</button>`;
   }
 }
 customElements.define('focus-host', FocusHost);
@@ -107,7 +107,7 @@ describe('LocaleController', () => {
 describe('FocusController', () => {
   const focused = (el: FocusHost) => el.shadowRoot!.activeElement?.id ?? '';
 
-  it('follows the state to its data-focus element only once the user acted, and focuses what it is told to', async () => {
+  it('follows the state to its focus element only once the user acted, and focuses what it is told to', async () => {
     const el = await fixture<FocusHost>(html`<focus-host></focus-host>`);
     el.focusing.follow();
     el.requestUpdate();
@@ -117,7 +117,7 @@ describe('FocusController', () => {
     el.focusing.acted = true;
     el.focusing.follow();
     el.requestUpdate();
-    await until(() => focused(el) === 'b', 'the data-focus element');
+    await until(() => focused(el) === 'b', 'the focus element');
     el.focusing.set('#a');
     el.requestUpdate();
     await until(() => focused(el) === 'a', 'the selector');

@@ -33,6 +33,8 @@ function vectors(prefix: string): string {
     `<table background="${b}/table-background"><tr><td background="${b}/td-background">cell</td></tr></table>`,
     `<img src="${GIF}" lowsrc="${b}/lowsrc" dynsrc="${b}/dynsrc" longdesc="${b}/longdesc">`,
     `<svg width="10" height="10"><image href="${b}/svg-image" width="5" height="5"/><image xlink:href="${b}/svg-xlink" width="5" height="5"/><use href="${b}/svg-use#a"/><filter id="f"><feImage href="${b}/fe-image"/></filter><rect fill="url(${b}/svg-fill#p)" filter="url('${b}/svg-filter#f')" mask="url(${b}/svg-mask#m)" width="5" height="5"/></svg>`,
+    // CSS escapes spell `url(` (`u\\72l(`), and `image-set()` loads with no `url(` at all.
+    `<svg width="10" height="10"><rect width="5" height="5" fill="u\\72l(${b}/svg-escaped-fill#p)" stroke="\\75rl(${b}/svg-escaped-stroke#p)" filter="u\\72l(${b}/svg-escaped-filter#f)" clip-path="u\\72l(${b}/svg-escaped-clip#c)" mask="image-set('${b}/svg-image-set.png' 1x)"/><rect width="5" height="5" mask="u\\72l(${b}/svg-escaped-mask#m)"/></svg>`,
     `<div style="background:url(${b}/style-attr)">styled</div><style>@import url(${b}/style-import); p { background: url(${b}/style-rule) }</style>`,
     `<link rel="stylesheet" href="${b}/link-stylesheet"><link rel="prefetch" href="${b}/link-prefetch"><link rel="icon" href="${b}/link-icon">`,
     `<meta http-equiv="refresh" content="0;url=${b}/meta-refresh"><base href="${b}/base/">`,
@@ -90,6 +92,24 @@ describe('remote resources in untrusted Markdown', () => {
     } finally {
       host.remove();
     }
+  });
+
+  it('keeps what SVG needs (an #id, colours, transforms), opens image-map areas beside the form, and gives content no part of the element', async () => {
+    const svg = renderMarkdown(
+      '<svg width="10" height="10"><defs><linearGradient id="g" gradientTransform="rotate(90)"><stop stop-color="rgb(1, 2, 3)"/></linearGradient></defs>' +
+        '<rect width="5" height="5" fill="url(#g)" stroke="hsl(10, 50%, 50%)" transform="translate(1 2) scale(2)"/></svg>' +
+        `<img src="${GIF}" usemap="#m" alt="map"><map name="m"><area shape="default" href="${FOREIGN}/elsewhere" alt="area"></map>` +
+        '<a href="#x" part="error retry" focus tabindex="0">spoof</a>',
+    );
+    const rect = svg.querySelector('rect')!;
+    expect([rect.getAttribute('fill'), rect.getAttribute('stroke'), rect.getAttribute('transform')]).to.deep.equal(['url(#g)', 'hsl(10, 50%, 50%)', 'translate(1 2) scale(2)']);
+    expect(svg.querySelector('linearGradient')!.getAttribute('gradientTransform')).to.equal('rotate(90)');
+    expect(svg.querySelector('stop')!.getAttribute('stop-color')).to.equal('rgb(1, 2, 3)');
+    const area = svg.querySelector('area')!;
+    expect([area.target, area.rel]).to.deep.equal(['_blank', 'noopener noreferrer']);
+    // The host page's `::part()` styles and the element's focus marker stay the element's own.
+    const spoof = svg.querySelector('a[href="#x"]')!;
+    expect([spoof.hasAttribute('part'), spoof.hasAttribute('focus')]).to.deep.equal([false, false]);
   });
 
   it('shows a blocked image as its alt text and a link the user can open on purpose', async () => {

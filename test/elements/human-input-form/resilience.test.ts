@@ -42,6 +42,81 @@ describe('<human-input-form> under failure', () => {
     expect(events.filter((e) => e === 'workflow_finished')).to.have.length(1);
   });
 
+  it('keeps a submitted form shut when the stream drops before the run says so and the retry reconnects', async () => {
+    const { runId } = await startRun('hitl-simple');
+    const { fetch } = window;
+    /** How the element's events requests fare: passed through, refused (503), or left hanging. */
+    let mode: 'through' | 'down' | 'hang' = 'through';
+    let first: ReadableStreamDefaultController<Uint8Array> | undefined;
+    window.fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.includes(`/workflow/${runId}/events`)) return fetch(input, init);
+      if (mode === 'down') return new Response('{"code":"upstream_unavailable","message":"down","status":503}', { status: 503, headers: { 'Content-Type': 'application/json' } });
+      if (mode === 'hang') return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      const response = await fetch(input, init);
+      const reader = response.body!.getReader();
+      // Carries the stream until the submission, then drops it as a network would, before the run's news of it.
+      const body = new ReadableStream<Uint8Array>({
+        start: (controller) => void (first = controller),
+        pull: async (controller) => {
+          const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (mode !== 'through') return controller.error(new TypeError('network error')), void reader.cancel();
+          if (done) return controller.close();
+          controller.enqueue(value!);
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    try {
+      const el = await mount({ app: 'hitl-simple', runId });
+      type(control(el, 'comment')!, 'my answer');
+      choose(control(el, 'choice')!, 'alpha');
+      mode = 'down';
+      first?.error(new TypeError('network error'));
+      action(el, 'Send').click();
+      await until(() => hasState(el, 'submitted') || hasState(el, 'error'), 'the submission to be taken');
+      // The reconnects are refused until the element gives up and offers a retry.
+      await until(() => hasState(el, 'error'), 'the retry to be offered', 9000);
+      mode = 'hang';
+      $<HTMLButtonElement>(el, 'button[part~=retry]')!.click();
+      await new Promise((r) => setTimeout(r, 100));
+      // The answer the service took is not offered again: a second submission would be refused as "taken".
+      expect(hasState(el, 'ready'), statusText(el)).to.be.false;
+      expect(hasState(el, 'submitted'), statusText(el)).to.be.true;
+      expect(action(el, 'Send').closest('fieldset')!.disabled).to.be.true;
+    } finally {
+      window.fetch = fetch;
+    }
+  });
+
+  it('leaves the open form be when news of another form comes late (a form already closed as answered here)', async () => {
+    const { runId, form } = await startRun('hitl-simple');
+    const { fetch } = window;
+    let stream!: ReadableStreamDefaultController<Uint8Array>;
+    const send = (event: string, data: unknown) => stream.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ event, workflow_run_id: runId, task_id: runId, data })}\n\n`));
+    window.fetch = async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (!url.includes(`/workflow/${runId}/events`)) return fetch(input, init);
+      return new Response(new ReadableStream<Uint8Array>({ start: (controller) => void (stream = controller) }), { headers: { 'Content-Type': 'text/event-stream' } });
+    };
+    try {
+      const el = fixture<HumanInputForm>(html`<human-input-form session-url=${sessionUrl('hitl-simple')} run-id=${runId} lang="en"></human-input-form>`);
+      await until(() => stream, 'the events request');
+      send('human_input_required', { ...form, node_id: 'second-node' });
+      const element = await el;
+      await until(() => hasState(element, 'ready'), 'the form');
+      type(control(element, 'comment')!, 'typed into the second form');
+      // The first form's `human_input_form_filled`, arriving after the second form opened.
+      send('human_input_form_filled', { node_id: 'first-node', node_title: 'First', rendered_content: 'First, answered', action_id: 'send', action_text: 'Send', submitted_data: null });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(hasState(element, 'ready'), statusText(element)).to.be.true;
+      expect((control(element, 'comment') as HitlParagraph).value).to.equal('typed into the second form');
+      expect(Object.keys(localStorage).filter((k) => k.startsWith('hitl-draft:') && k.includes(form.form_token!))).to.have.length(1);
+    } finally {
+      window.fetch = fetch;
+    }
+  });
+
   it('stays ready while the service closes its idle stream again and again, as it does to a form left waiting past 300 s', async () => {
     // The service's timings scaled down: pings every 50 ms, an idle stream closed after 400 ms.
     await qa('/settings', { pingIntervalMs: 50, streamIdleTimeoutMs: 400 });
