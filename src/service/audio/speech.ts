@@ -56,12 +56,13 @@ export class SpeechSynthesizer {
     const sentences = splitSentences(text);
     if (format === 'wav') {
       const parts: Pcm[] = [];
-      for (const sentence of sentences) parts.push(await this.#synthesize(sentence, voice));
+      for (const sentence of sentences) parts.push(await this.#synthesize(sentence, voice)), await turn();
       yield* chunked(wavFile(parts));
       return;
     }
     let encoder: Awaited<ReturnType<typeof createMp3Encoder>> | Awaited<ReturnType<typeof createOggEncoder>> | undefined;
     for (const sentence of sentences) {
+      await turn();
       const pcm = await this.#synthesize(sentence, voice);
       if (!encoder) {
         encoder = format === 'mp3' ? await createMp3Encoder() : await createOggEncoder();
@@ -112,7 +113,27 @@ export class SpeechSynthesizer {
   }
 }
 
-/** Sentences, so long texts are spoken (and streamed) piece by piece; tiny ones stay whole. */
+/**
+ * Longest piece spoken in one go. Each piece is synthesized synchronously, and one unpunctuated
+ * run of 5,000 characters held the whole service for two seconds; a long sentence is cut at
+ * word boundaries instead, and the service gets its turn between pieces (`speak`).
+ */
+const MAX_PIECE = 200;
+
+function pieces(sentence: string): string[] {
+  const out: string[] = [];
+  let rest = sentence;
+  while (rest.length > MAX_PIECE) {
+    const space = rest.lastIndexOf(' ', MAX_PIECE);
+    const cut = space > 0 ? space : MAX_PIECE;
+    out.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+/** Sentences, so long texts are spoken (and streamed) piece by piece; tiny ones stay whole, long ones are cut (`MAX_PIECE`). */
 export function splitSentences(text: string): string[] {
   const parts = text.match(/[^.!?\n]+[.!?]*\s*|\n+/g) ?? [text];
   const sentences: string[] = [];
@@ -125,8 +146,11 @@ export function splitSentences(text: string): string[] {
     }
   }
   if (current.trim()) sentences.push(current.trim());
-  return sentences.length ? sentences : [text];
+  return (sentences.length ? sentences : [text]).flatMap(pieces);
 }
+
+/** A turn of the event loop for everything else the service does. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 function parseWav(bytes: Uint8Array): Pcm {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

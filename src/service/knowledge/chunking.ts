@@ -102,6 +102,26 @@ export function cleanText(text: string, preProcessing: { id: string; enabled: bo
 
 const RECURSIVE_SEPARATORS = ['\n\n', '。', '. ', ' ', ''];
 
+/**
+ * Characters of chunk text the current document may still produce (set by `chunkText`; the
+ * splitting is synchronous). An overlap close to the chunk size moves each chunk on by a split or
+ * two, so the chunks repeat the text hundreds of times over: a 300 KB text with 3,999 of 4,000
+ * tokens of overlap made 588 MB of chunks and held the service for half a minute. Ten times the
+ * text is far more than any sensible overlap yields (at most about twice); past it the document
+ * fails, as an indexing error.
+ */
+let budget = Infinity;
+
+function emit(chunks: string[], chunk: string): void {
+  if ((budget -= chunk.length) < 0) throw new IndexingError('The chunk overlap is too close to the chunk size: the chunks would repeat the text more than ten times over.');
+  chunks.push(chunk);
+}
+
+/** Appends one by one: spreading a long list into `push` overflows the stack. */
+function append(to: string[], from: string[]): void {
+  for (const item of from) to.push(item);
+}
+
 /** Joins small splits into chunks of at most `size` tokens, carrying `overlap` tokens over. */
 function mergeSplits(splits: string[], separator: string, size: number, overlap: number): string[] {
   const sepLen = separator ? estimateTokens(separator) : 0;
@@ -115,7 +135,7 @@ function mergeSplits(splits: string[], separator: string, size: number, overlap:
     const count = end - start;
     if (count && total + len + sepLen > size) {
       const chunk = splits.slice(start, end).join(separator);
-      if (chunk.trim()) chunks.push(chunk);
+      if (chunk.trim()) emit(chunks, chunk);
       while (end - start > 0 && (total > overlap || (total + len + sepLen > size && total > 0))) {
         total -= lens[start]! + (end - start > 1 ? sepLen : 0);
         start++;
@@ -124,7 +144,7 @@ function mergeSplits(splits: string[], separator: string, size: number, overlap:
     total += len + (end - start > 0 ? sepLen : 0);
   }
   const last = splits.slice(start).join(separator);
-  if (last.trim()) chunks.push(last);
+  if (last.trim()) emit(chunks, last);
   return chunks;
 }
 
@@ -143,13 +163,13 @@ function recursiveSplit(text: string, separators: string[], size: number, overla
       continue;
     }
     if (good.length) {
-      chunks.push(...mergeSplits(good, separator, size, overlap));
+      append(chunks, mergeSplits(good, separator, size, overlap));
       good = [];
     }
-    if (rest.length) chunks.push(...recursiveSplit(split, rest, size, overlap));
+    if (rest.length) append(chunks, recursiveSplit(split, rest, size, overlap));
     else chunks.push(split);
   }
-  if (good.length) chunks.push(...mergeSplits(good, separator, size, overlap));
+  if (good.length) append(chunks, mergeSplits(good, separator, size, overlap));
   return chunks;
 }
 
@@ -159,7 +179,7 @@ function fixedSplit(text: string, rule: SegmentationRule): string[] {
   const pieces = separator ? text.split(separator) : [text];
   const chunks: string[] = [];
   for (const piece of pieces) {
-    if (estimateTokens(piece) > rule.max_tokens) chunks.push(...recursiveSplit(piece, RECURSIVE_SEPARATORS, rule.max_tokens, rule.chunk_overlap));
+    if (estimateTokens(piece) > rule.max_tokens) append(chunks, recursiveSplit(piece, RECURSIVE_SEPARATORS, rule.max_tokens, rule.chunk_overlap));
     else chunks.push(piece);
   }
   return chunks;
@@ -200,6 +220,15 @@ const FULL_DOC_MAX_TOKENS = 10_000;
 /** Cleans and splits a document's text into chunks (and child chunks) per its process rule. */
 export function chunkText(text: string, rule: ResolvedProcessRule, docForm: DocForm, maxSegmentationTokens: number): Chunk[] {
   const cleaned = cleanText(text, rule.rules.pre_processing_rules);
+  budget = Math.max(10 * cleaned.length, 1 << 20);
+  try {
+    return chunkCleaned(cleaned, rule, docForm, maxSegmentationTokens);
+  } finally {
+    budget = Infinity;
+  }
+}
+
+function chunkCleaned(cleaned: string, rule: ResolvedProcessRule, docForm: DocForm, maxSegmentationTokens: number): Chunk[] {
   const seg = rule.rules.segmentation;
   if (rule.mode === 'hierarchical') {
     const sub = rule.rules.subchunk_segmentation ?? DEFAULT_HIERARCHICAL_RULES.subchunk_segmentation!;

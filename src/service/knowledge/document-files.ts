@@ -41,10 +41,24 @@ export async function readDocumentUpload(request: Request, fileRequired: boolean
     if (fileRequired) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
     return { data: {}, files: [], fileFields: 0 };
   }
+  // Counted as it arrives, not only as declared: a chunked body declares nothing, and `formData()`
+  // alone would hold all of it (1.8 GB sent so took 5.7 GB) before its size could be refused.
+  const ceiling = (DOCUMENT_FILE_LIMIT_MB + 1) * MB;
+  let received = 0;
+  const counted = request.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        if (received > ceiling) controller.error(tooLarge(received));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await new Response(counted, { headers: { 'Content-Type': request.headers.get('content-type')! } }).formData();
   } catch (error) {
+    if (received > ceiling) throw tooLarge(received);
     throw badParam(`Invalid multipart body: ${(error as Error).message}`);
   }
   const raw = form.get('data');

@@ -13,7 +13,7 @@ const MAX_NAME = 255;
 function checkName(ds: DatasetRecord, name: string, except?: string): void {
   if ([...name].length > MAX_NAME) throw badParam(`Metadata name cannot exceed ${MAX_NAME} characters.`);
   if (ds.doc_metadata.some((f) => f.name === name && f.id !== except)) throw badParam('Metadata name already exists.');
-  if (name in BUILT_IN_FIELDS) throw badParam('Metadata name already exists in Built-in fields.');
+  if (Object.hasOwn(BUILT_IN_FIELDS, name)) throw badParam('Metadata name already exists in Built-in fields.');
 }
 
 function requireField(ds: DatasetRecord, id: string): MetadataFieldRecord {

@@ -164,7 +164,9 @@ export async function retrieve(state: KnowledgeState, ds: DatasetRecord, input: 
   const { db, units: byId } = await indexFor(ds, units);
   const where = allowed ? { document_id: { in: allowed } } : undefined;
   const threshold = model.score_threshold_enabled ? (model.score_threshold ?? 0) : 0;
-  const topK = model.top_k;
+  // No more than there are units: the index allocates a result array of the limit up front, and
+  // a `top_k` of 2^32 - 1 (which the real service takes) ran the process out of memory.
+  const topK = Math.min(model.top_k, Math.max(units.length, 1));
 
   const toHits = (hits: { id: string; score: number }[]): Hit[] => hits.flatMap((h) => (byId.has(h.id) ? [{ unit: byId.get(h.id)!, score: h.score }] : []));
   const vectorSearch = async (limit: number, similarity: number) =>

@@ -81,7 +81,8 @@ export function updateSegment(state: KnowledgeState, ds: DatasetRecord, doc: Doc
   }
   if (!segment.enabled && input.enabled !== true) throw badParam("Can't update disabled segment");
   if (doc.doc_form === 'qa_model' && input.answer === '') throw badParam('Answer is required');
-  const content = input.content ?? segment.content;
+  // An empty content keeps the old one, as Dify's `SegmentService.update_segment` does (`args.content or segment.content`).
+  const content = input.content || segment.content;
   const answer = doc.doc_form === 'qa_model' ? (input.answer ?? segment.answer) : null;
   const economy = ds.indexing_technique === 'economy';
   const text = answer ? `${content}${answer}` : content;

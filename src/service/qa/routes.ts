@@ -58,7 +58,8 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     const body = await readJsonObject(request);
     const next = { ...qa.settings };
     for (const [key, value] of Object.entries(body)) {
-      const check = SETTING_CHECKS[key as keyof QaSettings];
+      // Own keys only: `__proto__` or `toString` would find the prototype's.
+      const check = Object.hasOwn(SETTING_CHECKS, key) ? SETTING_CHECKS[key as keyof QaSettings] : undefined;
       if (!check) throw new ApiError(400, 'invalid_param', `Unknown setting "${key}"; known: ${Object.keys(SETTING_CHECKS).join(', ')}`);
       if (!check(value)) throw new ApiError(400, 'invalid_param', `${key} must be ${SETTING_HINTS[key as keyof QaSettings]}`);
       (next as Record<string, unknown>)[key] = value;
