@@ -8,3 +8,12 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 /** `UUID_PATTERN` with the hyphens optional: how the app side reads an id. */
 export const LAX_UUID_PATTERN = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/**
+ * An id that passed `LAX_UUID_PATTERN` as the service stores it: lower case, with its hyphens
+ * (Python's `uuid.UUID` and Postgres read `ABCD…` and the hyphen-less form as the same id).
+ */
+export function canonicalUuid(id: string): string {
+  const hex = id.replaceAll('-', '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -2,7 +2,7 @@
  * Checks shared by the app routes: which app modes a route serves, `user`, and query values,
  * failing with the real service's codes and messages (pydantic-style text for shape errors).
  */
-import { CONVERSATION_MODES, LAX_UUID_PATTERN, type AppMode } from '../protocol/index.js';
+import { canonicalUuid, CONVERSATION_MODES, LAX_UUID_PATTERN, type AppMode } from '../protocol/index.js';
 import { DEFAULT_USER } from './end-users.js';
 import { ApiError, badParam, NOT_FOUND_TEXT } from './errors.js';
 import type { FixtureApp } from './fixture.js';
@@ -44,10 +44,11 @@ export function laxBoolean(value: unknown): boolean | undefined {
   return LAX_TRUE.has(text) ? true : LAX_FALSE.has(text) ? false : undefined;
 }
 
-/** Path parts the real routes declare as `<uuid:…>`: anything else is an unknown URL. */
+/** Path parts the real routes declare as `<uuid:…>`: anything else is an unknown URL. Each is made canonical in place. */
 export function uuidParams(params: Record<string, string>, ...names: string[]): void {
   for (const name of names) {
     if (!LAX_UUID_PATTERN.test(params[name] ?? '')) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
+    params[name] = canonicalUuid(params[name]!);
   }
 }
 
@@ -78,8 +79,11 @@ export class QueryReader {
   uuid(name: string): string | null {
     const raw = this.params.get(name);
     if (!raw) return null;
-    if (!LAX_UUID_PATTERN.test(raw)) this.#issues.push({ loc: name, msg: 'Input should be a valid UUID' });
-    return raw;
+    if (!LAX_UUID_PATTERN.test(raw)) {
+      this.#issues.push({ loc: name, msg: 'Input should be a valid UUID' });
+      return raw;
+    }
+    return canonicalUuid(raw);
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {

@@ -113,4 +113,19 @@ describe('inputs that held, grew or ended the service', () => {
     const updated = await h.kc.updateSegment(created.id, document.id, segment!.id, { segment: { content: '', enabled: true } });
     assert.equal(updated.data.content, 'One chunk of text.');
   });
+
+  test('app-side ids in upper case or without hyphens find their record, as the real service reads them', async () => {
+    const app = (path: string, init: RequestInit & { json?: unknown } = {}) => call(path, { ...init, headers: { Authorization: 'Bearer app-demo-chatbot' } });
+    const first = await app('/chat-messages', { method: 'POST', json: { inputs: {}, query: 'hello', user: 'alice', response_mode: 'blocking' } });
+    assert.equal(first.status, 200);
+    const { conversation_id: conversation, message_id: message } = (await first.json()) as { conversation_id: string; message_id: string };
+    const upper = conversation.toUpperCase();
+    const bare = message.replaceAll('-', '');
+    assert.equal((await app(`/conversations/${upper}/variables?user=alice`)).status, 200);
+    const messages = (await (await app(`/messages?conversation_id=${upper}&user=alice`)).json()) as { data: { id: string }[] };
+    assert.deepEqual(messages.data.map((m) => m.id), [message]);
+    assert.equal((await app(`/messages/${bare}/feedbacks`, { method: 'POST', json: { rating: 'like', user: 'alice' } })).status, 200);
+    const next = await app('/chat-messages', { method: 'POST', json: { inputs: {}, query: 'again', user: 'alice', response_mode: 'blocking', conversation_id: upper } });
+    assert.equal(((await next.json()) as { conversation_id: string }).conversation_id, conversation);
+  });
 });

@@ -4,7 +4,7 @@
  * transfer encoding (service-api.md endpoint 12).
  */
 import { z } from 'zod';
-import { LAX_UUID_PATTERN, APP_OPERATIONS } from '../../protocol/index.js';
+import { canonicalUuid, LAX_UUID_PATTERN, APP_OPERATIONS } from '../../protocol/index.js';
 import { audioContentType } from '../audio/sniff.js';
 import { DECLARED_TYPES } from '../audio/speech.js';
 import type { ServiceContext } from '../context.js';
@@ -30,7 +30,7 @@ export function audioRoutes(router: Router<ServiceContext>): void {
     let text: string | undefined;
     if (body.message_id) {
       if (!LAX_UUID_PATTERN.test(body.message_id)) throw notFound('Message Not Exists.');
-      const message = conversations.messageOfApp(app.id, body.message_id);
+      const message = conversations.messageOfApp(app.id, canonicalUuid(body.message_id));
       if (!message) throw notFound('Message Not Exists.');
       text = message.answer;
     } else if (typeof body.text === 'string') {

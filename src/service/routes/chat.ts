@@ -4,7 +4,7 @@
  * (dify-wire.md §3.2, §4).
  */
 import { z } from 'zod';
-import { LAX_UUID_PATTERN, APP_OPERATIONS, type ErrorCode, type RunEvent, type RunEventName } from '../../protocol/index.js';
+import { canonicalUuid, LAX_UUID_PATTERN, APP_OPERATIONS, type ErrorCode, type RunEvent, type RunEventName } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
 import { ApiError } from '../errors.js';
@@ -83,7 +83,7 @@ function openConversation(context: ServiceContext, app: FixtureApp, user: string
     if (typeof id !== 'string' || !LAX_UUID_PATTERN.test(id)) {
       throw validationError('ChatRequestPayload', [{ loc: 'conversation_id', msg: 'Input should be a valid UUID' }]);
     }
-    const conversation = context.conversations.get(app.id, user, id);
+    const conversation = context.conversations.get(app.id, user, canonicalUuid(id));
     checkRunInputs(app, body.inputs);
     return conversation;
   }
