@@ -1,5 +1,6 @@
 /** Serves the embedded service over HTTP on loopback. */
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createService, type EmbeddedService, type ServiceOptions } from './service.js';
 
@@ -14,17 +15,14 @@ export interface RunningService {
 export async function startService(options: ServiceOptions & { port?: number; host?: string }): Promise<RunningService> {
   const service = createService(options);
   const host = options.host ?? '127.0.0.1';
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve(
-      {
-        fetch: (request, env: { incoming?: { socket?: { remoteAddress?: string } } }) =>
-          service.fetch(request, { remoteAddress: env.incoming?.socket?.remoteAddress }),
-        port: options.port ?? 5001,
-        hostname: host,
-      },
-      () => resolve(s),
-    );
-    s.once('error', reject);
+  const listener = getRequestListener(
+    (request, env: { incoming?: { socket?: { remoteAddress?: string } } }) => service.fetch(request, { remoteAddress: env.incoming?.socket?.remoteAddress }),
+    { hostname: host, errorHandler: adapterError },
+  );
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 5001, host, () => resolve());
   });
   server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
@@ -39,6 +37,17 @@ export async function startService(options: ServiceOptions & { port?: number; ho
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       }),
   };
+}
+
+/**
+ * A request the adapter cannot make a web `Request` of (`GET *`, a backslash in the path, a Host
+ * header that is no host), or a handler that threw: in the API's shape too, not a bare 400.
+ */
+function adapterError(error: unknown): Response {
+  const malformed = error instanceof Error && error.name === 'RequestError';
+  if (!malformed) console.error('[service]', error);
+  const body = malformed ? { code: 'bad_request', message: 'The request line or its Host header is malformed.', status: 400 } : { code: 'internal_server_error', message: 'The server encountered an internal error.', status: 500 };
+  return new Response(JSON.stringify(body), { status: body.status, headers: { 'Content-Type': 'application/json' } });
 }
 
 /**

@@ -5,6 +5,7 @@
  * members, and a chunk updated with empty content.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { splitSentences } from '../../src/service/audio/speech.js';
 import { DOCUMENT_FILE_LIMIT_MB } from '../../src/service/knowledge/document-files.js';
@@ -127,5 +128,22 @@ describe('inputs that held, grew or ended the service', () => {
     assert.equal((await app(`/messages/${bare}/feedbacks`, { method: 'POST', json: { rating: 'like', user: 'alice' } })).status, 200);
     const next = await app('/chat-messages', { method: 'POST', json: { inputs: {}, query: 'again', user: 'alice', response_mode: 'blocking', conversation_id: upper } });
     assert.equal(((await next.json()) as { conversation_id: string }).conversation_id, conversation);
+  });
+
+  test('a request line no Request can be made of, and a page past 2^53, answer in the API\'s shape', async () => {
+    const { hostname, port } = new URL(h.url);
+    for (const line of ['GET * HTTP/1.1', 'GET /v1/site\\..\\datasets HTTP/1.1']) {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), hostname, () => socket.end(`${line}\r\nHost: x\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString('latin1')));
+        socket.on('close', () => resolve(text));
+      });
+      assert.match(answer, /^HTTP\/1\.1 400 /, line);
+      assert.deepEqual(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), { code: 'bad_request', message: 'The request line or its Host header is malformed.', status: 400 }, line);
+    }
+    const page = await call(`/datasets?page=${'9'.repeat(400)}`);
+    assert.equal(page.status, 400);
+    assert.match(((await page.json()) as { message: string }).message, /less than or equal to 9007199254740991/);
   });
 });

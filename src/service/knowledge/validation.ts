@@ -235,6 +235,8 @@ export function intParam(url: URL, name: string, fallback: number, min: number):
   if (!/^-?\d+$/.test(raw.trim())) throw badParam(validationMessage('Query', [{ path: [name], message: 'Input should be a valid integer, unable to parse string as an integer' }]));
   const value = Number(raw);
   if (value < min) throw badParam(validationMessage('Query', [{ path: [name], message: `Input should be greater than or equal to ${min}` }]));
+  // Past 2^53 a page is no longer a number JSON can give back exactly (400 digits read as Infinity, then `null`).
+  if (!Number.isSafeInteger(value)) throw badParam(validationMessage('Query', [{ path: [name], message: `Input should be less than or equal to ${Number.MAX_SAFE_INTEGER}` }]));
   return value;
 }
 
