@@ -47,7 +47,8 @@ describe('<human-input-form> under failure', () => {
     const { fetch } = window;
     /** How the element's events requests fare: passed through, refused (503), or left hanging. */
     let mode: 'through' | 'down' | 'hang' = 'through';
-    let first: ReadableStreamDefaultController<Uint8Array> | undefined;
+    /** Drops the element's first stream as a network would: its side errors, and the real one is closed (it would hold a stream slot for the next tests). */
+    let drop = () => undefined as void;
     window.fetch = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
       if (!url.includes(`/workflow/${runId}/events`)) return fetch(input, init);
@@ -57,10 +58,12 @@ describe('<human-input-form> under failure', () => {
       const reader = response.body!.getReader();
       // Carries the stream until the submission, then drops it as a network would, before the run's news of it.
       const body = new ReadableStream<Uint8Array>({
-        start: (controller) => void (first = controller),
+        start: (controller) => {
+          drop = () => (controller.error(new TypeError('network error')), void reader.cancel().catch(() => undefined));
+        },
         pull: async (controller) => {
           const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-          if (mode !== 'through') return controller.error(new TypeError('network error')), void reader.cancel();
+          if (mode !== 'through') return drop();
           if (done) return controller.close();
           controller.enqueue(value!);
         },
@@ -72,7 +75,7 @@ describe('<human-input-form> under failure', () => {
       type(control(el, 'comment')!, 'my answer');
       choose(control(el, 'choice')!, 'alpha');
       mode = 'down';
-      first?.error(new TypeError('network error'));
+      drop();
       action(el, 'Send').click();
       await until(() => hasState(el, 'submitted') || hasState(el, 'error'), 'the submission to be taken');
       // The reconnects are refused until the element gives up and offers a retry.
@@ -84,6 +87,7 @@ describe('<human-input-form> under failure', () => {
       expect(hasState(el, 'ready'), statusText(el)).to.be.false;
       expect(hasState(el, 'submitted'), statusText(el)).to.be.true;
       expect(action(el, 'Send').closest('fieldset')!.disabled).to.be.true;
+      el.remove();
     } finally {
       window.fetch = fetch;
     }
