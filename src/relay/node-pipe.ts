@@ -14,8 +14,8 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { HARDENING } from './errors.js';
 import { MultipartRewriter } from './multipart.js';
 import { FORWARDED_REQUEST_HEADERS, MAX_ERROR_BODY_BYTES, type AnswerHeaders, type RelayCore } from './relay.js';
@@ -228,6 +228,10 @@ class Exchange {
       return this.#answerWith(new Response(null, { status, headers: head }));
     }
     const source = decoded(answer);
+    if (!source) {
+      this.#upstream?.destroy();
+      return this.#unreachable(new TypeError(`More than ${MAX_CODINGS} content codings.`), undefined);
+    }
     if (status >= 400) {
       const text = await readText(source, MAX_ERROR_BODY_BYTES);
       if (text === null) this.#upstream?.destroy();
@@ -391,14 +395,50 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | null 
 const ZLIB_LENIENT = { flush: zlibConstants.Z_SYNC_FLUSH, finishFlush: zlibConstants.Z_SYNC_FLUSH };
 const BROTLI_LENIENT = { flush: zlibConstants.BROTLI_OPERATION_FLUSH, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH };
 
-/** The answer's body decoded as fetch decodes it (`gzip`, `deflate`, `br`); other codings pass as they are. */
-function decoded(answer: IncomingMessage): Readable {
-  const coding = String(answer.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder =
-    coding === 'gzip' || coding === 'x-gzip' ? createGunzip(ZLIB_LENIENT) : coding === 'deflate' ? createInflate(ZLIB_LENIENT) : coding === 'br' ? createBrotliDecompress(BROTLI_LENIENT) : undefined;
-  if (!decoder) return answer;
-  answer.on('error', (error) => decoder.destroy(error));
-  return answer.pipe(decoder);
+/** More stacked codings than this and fetch refuses the answer (undici's bound on a decompression bomb's multiplier). */
+const MAX_CODINGS = 5;
+
+/**
+ * The answer's body decoded as fetch decodes it: each coding of `Content-Encoding` undone, last
+ * first (`gzip`, `deflate`, `br`); a list naming any other coding (`identity` too) passes as it
+ * is; `undefined` past `MAX_CODINGS`, where fetch fails.
+ */
+function decoded(answer: IncomingMessage): Readable | undefined {
+  const header = answer.headers['content-encoding'];
+  const codings = header ? String(header).toLowerCase().split(',').map((coding) => coding.trim()) : [];
+  if (codings.length > MAX_CODINGS) return undefined;
+  if (!codings.every((coding) => coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br')) return answer;
+  let source: Readable = answer;
+  for (const coding of codings.reverse()) {
+    const decoder = coding === 'br' ? createBrotliDecompress(BROTLI_LENIENT) : coding === 'deflate' ? new Inflate() : createGunzip(ZLIB_LENIENT);
+    source.on('error', (error) => decoder.destroy(error));
+    source = source.pipe(decoder);
+  }
+  return source;
+}
+
+/**
+ * `deflate` as fetch reads it: wrapped in zlib's header (RFC 1950), as the name says, or raw
+ * (RFC 1951), as some servers send it, told apart by the first byte.
+ */
+class Inflate extends Transform {
+  #inflate: Transform | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (!this.#inflate) {
+      if (!chunk.length) return callback();
+      const inflate = (this.#inflate = (chunk[0]! & 0x0f) === 0x08 ? createInflate(ZLIB_LENIENT) : createInflateRaw(ZLIB_LENIENT));
+      inflate.on('data', (data: Buffer) => this.push(data));
+      inflate.once('error', (error) => this.destroy(error));
+    }
+    this.#inflate.write(chunk, callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (!this.#inflate) return callback();
+    this.#inflate.once('end', () => callback());
+    this.#inflate.end();
+  }
 }
 
 /** A request body as text, or `null` once it passes `limit` bytes (reading stops there). */

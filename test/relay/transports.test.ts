@@ -116,6 +116,37 @@ describe('the piped transport and the fetch handler', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
   });
 
+  test('decode alike every coding fetch reads: zlib and raw deflate, gzip, br, a list of codings, one it does not know', async () => {
+    const { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } = await import('node:zlib');
+    const json = Buffer.from(JSON.stringify({ opening_statement: 'Hello', echo: KEY }));
+    const codings: [string, Buffer][] = [
+      ['deflate', deflateSync(json)],
+      // What some servers send as `deflate` (RFC 1951 without the zlib wrapper): fetch reads it too.
+      ['deflate', deflateRawSync(json)],
+      ['gzip', gzipSync(json)],
+      ['x-gzip', gzipSync(json)],
+      ['br', brotliCompressSync(json)],
+      ['gzip, br', brotliCompressSync(gzipSync(json))],
+      [' Deflate ,GZIP', gzipSync(deflateRawSync(json))],
+      ['identity', json],
+      ['gzip, zstd', gzipSync(json)],
+      ['deflate', Buffer.alloc(0)],
+      ['deflate, gzip, br, gzip, deflate, gzip', json],
+    ];
+    for (const [coding, body] of codings) {
+      upstream.handler = async (req, res) => {
+        await readAll(req);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': coding, 'Content-Length': body.length });
+        res.end(body);
+      };
+      const { piped: a, fetch: b } = await both('/parameters').catch((error: Error) => assert.fail(`${coding}: ${error.cause ?? error}`));
+      assert.deepEqual(a.answer, b.answer, coding);
+      if (!body.length || coding.split(',').length > 5) assert.ok(a.answer.status === 200 ? a.answer.body === '' : a.answer.status === 502, coding);
+      else if (!/identity|zstd/.test(coding)) assert.equal(JSON.parse(a.answer.body).opening_statement, 'Hello', coding);
+      assert.ok(!a.answer.body.includes(KEY), coding);
+    }
+  });
+
   test('refuse alike: a malformed body, a bad token, a redirect, an upstream refusing the key, a web page, an error echoing the key', async () => {
     upstream.handler = async (req, res) => {
       await readAll(req);

@@ -1,0 +1,13 @@
+import { call } from './lib/client.js';
+import { startChild } from './lib/processes.js';
+const which = process.argv[2] ?? 'relay';
+const path = process.argv[3] ?? '/site';
+const service = await startChild<{ url: string }>('./service-server.ts', ['no-delays']);
+const proc = await startChild<{ url: string; token?: string }>(which === 'relay' ? './relay-server.ts' : './pipe-proxy.ts', [service.info.url, 'app-demo-chatbot'], ['--cpu-prof', '--cpu-prof-dir=/tmp/lprof-' + which]);
+const chat = JSON.stringify({ inputs: {}, query: 'What can you do?', response_mode: 'blocking', user: 'bench' });
+const init = path === '/chat-messages' ? { method: 'POST', body: chat } : { method: 'GET' };
+const t = performance.now();
+for (let i = 0; i < 20000; i++) await call(proc.info.url + path, { ...init, headers: { Authorization: `Bearer ${proc.info.token ?? 'app-demo-chatbot'}` } } as any);
+console.log(which, path, ((performance.now() - t) / 20000 * 1000).toFixed(1), 'µs/req');
+const done = new Promise((r) => proc.process.once('exit', r));
+proc.process.kill('SIGINT'); await done; await service.stop();
