@@ -405,7 +405,8 @@ const MAX_CODINGS = 5;
  */
 function decoded(answer: IncomingMessage): Readable | undefined {
   const header = answer.headers['content-encoding'];
-  const codings = header ? String(header).toLowerCase().split(',').map((coding) => coding.trim()) : [];
+  if (!header) return answer;
+  const codings = String(header).toLowerCase().split(',').map((coding) => coding.trim());
   if (codings.length > MAX_CODINGS) return undefined;
   if (!codings.every((coding) => coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br')) return answer;
   let source: Readable = answer;
