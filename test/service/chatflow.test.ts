@@ -53,19 +53,29 @@ describe('a Chatflow message that needs approval', () => {
     assert.equal(extra.form_definition.form_token, required.data.form_token);
     assert.equal(extra.form_submission_data, null);
 
+    // Dify's default terminal events end `/events` at `workflow_finished`, before the message's end;
+    // with `continue_on_pause` it goes on to the run's last event.
     const stream = await openEvents(cf, required.workflow_run_id!, { user });
+    const whole = await openEvents(cf, required.workflow_run_id!, { user, continue_on_pause: true });
     await cf.submitForm(required.data.form_token!, { inputs: { tone: 'formal', wording: 'It arrives Friday.' }, action: 'send', user });
     const resumed = await drain(stream);
-    assert.deepEqual(outline(resumed), [
+    const body = [
       'workflow_started', 'node_started:approve_reply', 'human_input_form_filled', 'node_finished:approve_reply',
-      'node_started:sent_answer', 'message', 'node_finished:sent_answer', 'message_end', 'workflow_finished',
-    ]);
-    const end = find(resumed, 'message_end');
+      'node_started:sent_answer', 'message', 'node_finished:sent_answer', 'workflow_finished',
+    ];
+    assert.deepEqual(outline(resumed), body);
+    const all = await drain(whole);
+    // Dify's advanced-chat pipeline publishes the message's end after it has sent `workflow_finished`.
+    assert.deepEqual(outline(all), [...body, 'message_end']);
+    const end = find(all, 'message_end');
     assert.equal(end.id, required.message_id);
     assert.ok(!('workflow_run_id' in end));
     assert.equal(answerOf(resumed), 'Sent (formal): It arrives Friday.');
     const finished = find(resumed, 'workflow_finished');
     assert.equal(finished.conversation_id, conversationId);
+    // The message's usage is what the run's LLM nodes used (Dify's `graph_runtime_state.llm_usage`), as its total_tokens counts.
+    assert.ok(finished.data.total_tokens > 0);
+    assert.deepEqual([end.metadata.usage.prompt_tokens, end.metadata.usage.total_tokens], [0, finished.data.total_tokens]);
 
     [message] = (await cf.listMessages({ conversation_id: conversationId, user })).data;
     assert.equal(message!.answer, answerOf(events) + 'Sent (formal): It arrives Friday.');
@@ -101,6 +111,8 @@ describe('Chatflow scenarios', () => {
   test('chat answers at once; the conversation variables feed the answer', async () => {
     const body = await cf.sendChatMessage({ query: 'Quick one', inputs: { scenario: 'chat' }, user: 'sol' });
     assert.equal(body.event, 'message');
+    // No LLM node ran: no usage (Dify's `LLMUsage.empty_usage()`), however long the query.
+    assert.deepEqual([body.metadata.usage.prompt_tokens, body.metadata.usage.completion_tokens, body.metadata.usage.total_tokens], [0, 0, 0]);
     assert.equal(body.answer, 'You asked: “Quick one”. Ada Lovelace, your order left our warehouse yesterday.');
     // The conversation keeps its inputs; the next message runs the same scenario.
     const next = await cf.sendChatMessage({ query: 'Again', inputs: {}, user: 'sol', conversation_id: body.conversation_id });
@@ -128,7 +140,7 @@ describe('Chatflow scenarios', () => {
     const stream = await openEvents(cf, required.workflow_run_id!, { user: 'uma', continue_on_pause: true });
     await cf.stopChatMessage(required.task_id!, 'uma');
     const rest = await drain(stream);
-    assert.deepEqual(outline(rest), ['message_end', 'workflow_finished']);
+    assert.deepEqual(outline(rest), ['workflow_finished', 'message_end']);
     assert.equal(find(rest, 'workflow_finished').data.status, 'stopped');
   });
 });

@@ -204,17 +204,20 @@ describe('bad input', () => {
 });
 
 describe('stream failures and keep-alives', () => {
-  test('a failed run ends with workflow_finished(failed) then an in-stream error; HTTP stays 200', async () => {
+  test('a failed Workflow run: the node in progress finishes failed, then workflow_finished(failed) ends the stream; HTTP stays 200', async () => {
     const wf = h.client(KEYS.workflow);
     const paused = live(await drain(wf.streamWorkflow({ inputs: {}, user: 'failing' })));
     const runId = paused[0]!.workflow_run_id!;
     const stream = await openEvents(wf, runId, { user: 'failing', continue_on_pause: true });
     assert.equal((await h.raw('POST', `/_qa/runs/${runId}/fail`, { key: null, json: { message: '[openai] Rate limit reached' } })).status, 200);
     const events = live(await drain(stream));
-    assert.deepEqual(events.map((e) => e.event), ['workflow_finished', 'error']);
-    const finished = events[0] as RunEventOf<'workflow_finished'>;
+    // Dify's workflow pipeline sends nothing after a failed `workflow_finished` (no `error`, unlike a Chatflow's).
+    assert.deepEqual(events.map((e) => e.event), ['node_finished', 'workflow_finished']);
+    const node = events[0] as RunEventOf<'node_finished'>;
+    assert.deepEqual([node.data.node_type, node.data.status, node.data.error], ['human-input', 'failed', '[openai] Rate limit reached']);
+    assert.equal(node.data.id, (paused.find((e) => e.event === 'node_started' && e.data.node_type === 'human-input') as RunEventOf<'node_started'>).data.id);
+    const finished = events[1] as RunEventOf<'workflow_finished'>;
     assert.deepEqual([finished.data.status, finished.data.error], ['failed', '[openai] Rate limit reached']);
-    assert.deepEqual(events[1], { event: 'error', workflow_run_id: runId, code: 'completion_request_error', status: 400, message: '[openai] Rate limit reached' });
     const detail = await wf.getWorkflowRun(runId);
     assert.deepEqual([detail.status, detail.error], ['failed', '[openai] Rate limit reached']);
     const late = await drain(wf.workflowEvents(runId, { user: 'failing' }));
@@ -222,19 +225,20 @@ describe('stream failures and keep-alives', () => {
     assertError(await h.raw('POST', `/_qa/runs/${runId}/fail`, { key: null, json: {} }), 409, 'run_not_active', 'The run is failed; only a running or paused run can fail.');
   });
 
-  test('a Chatflow error carries the chat envelope without task_id', async () => {
+  test("a failed Chatflow: workflow_finished(failed), then an error with the chat envelope (no task_id), Dify's invalid_param \"Run failed: …\"", async () => {
     const cf = h.client(KEYS.chatflow);
     const paused = live(await drain(cf.streamChatMessage({ query: 'q', inputs: {}, user: 'failing' })));
     const head = paused[0]!;
     const stream = await openEvents(cf, head.workflow_run_id!, { user: 'failing', continue_on_pause: true });
     await h.raw('POST', `/_qa/runs/${head.workflow_run_id}/fail`, { key: null, json: {} });
     const events = live(await drain(stream));
+    assert.deepEqual(events.map((e) => e.event), ['node_finished', 'workflow_finished', 'error']);
     assert.deepEqual(events.at(-1), {
       event: 'error', conversation_id: head.conversation_id, message_id: head.message_id, created_at: head.created_at,
-      code: 'completion_request_error', status: 400, message: 'Completion request failed.',
+      code: 'invalid_param', status: 400, message: 'Run failed: Completion request failed.',
     });
     const { data } = await cf.listMessages({ conversation_id: head.conversation_id!, user: 'failing' });
-    assert.deepEqual([data[0]!.status, data[0]!.error], ['error', 'Completion request failed.']);
+    assert.deepEqual([data[0]!.status, data[0]!.error], ['error', 'Run failed: Completion request failed.']);
   });
 
   test('idle streams get bare `event: ping` keep-alives', async () => {

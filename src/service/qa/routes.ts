@@ -82,7 +82,7 @@ export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {
     if (!run) throw notFound('Workflow run not found');
     if (run.status !== 'running' && run.status !== 'paused') throw new ApiError(409, 'run_not_active', `The run is ${run.status}; only a running or paused run can fail.`);
     const message = typeof body.message === 'string' && body.message ? body.message : 'Completion request failed.';
-    engine.fail(run, { code: 'completion_request_error', status: 400, message });
+    engine.fail(run, message);
     return json({ run_id, status: 'failed' });
   });
 

@@ -24,7 +24,8 @@ import type { SubmittedFile } from '../forms.js';
 import { parseOrThrow } from '../validation.js';
 import { appRoute } from './app-route.js';
 
-const CHATFLOW_TERMINAL: readonly RunEventName[] = ['workflow_finished', 'workflow_paused', 'error'];
+/** A Chatflow's stream ends with its `message_end` (after `workflow_finished`), its pause, or an `error` (after a failed `workflow_finished`). */
+const CHATFLOW_TERMINAL: readonly RunEventName[] = ['message_end', 'workflow_paused', 'error'];
 const REPLY_TERMINAL: readonly RunEventName[] = ['message_end', 'error'];
 
 const responseMode = z.enum(['blocking', 'streaming']).nullish();

@@ -5,11 +5,12 @@ import type { RunTopic } from '../runs/topic.js';
 import { eventStreamResponse } from '../sse-response.js';
 
 /**
- * Whether `event` ends a stream that ends on `names`: a failed `workflow_finished` does not, since
- * the in-stream `error` follows it.
+ * Whether `event` ends a stream that ends on `names`. A failed `workflow_finished` ends one too,
+ * as Dify's terminal events do: a Chatflow's `error` after it reaches only streams that wait for
+ * the `error` (its own start, or `/events` with `continue_on_pause`).
  */
 export function endsStream(event: RunEvent, names: readonly RunEventName[]): boolean {
-  return names.includes(event.event) && !(event.event === 'workflow_finished' && event.data.status === 'failed');
+  return names.includes(event.event);
 }
 
 /** A live stream of `topic`; `start` runs once the subscription exists, so nothing is missed. */

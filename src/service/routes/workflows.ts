@@ -44,7 +44,10 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
     if (!run || run.app.id !== app.id || run.user !== user) throw notFound('Workflow run not found');
     if (run.finishedEvent) return eventStreamResponse({ initial: [run.finishedEvent], isTerminal: () => true, pingIntervalMs: context.qa.settings.pingIntervalMs });
     const flag = (name: string) => url.searchParams.get(name)?.toLowerCase() === 'true';
-    const terminal: RunEventName[] = flag('continue_on_pause') ? ['workflow_finished', 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
+    // Dify's default terminal events close even a Chatflow's stream at `workflow_finished`, before
+    // its `message_end`; with `continue_on_pause` (no terminal events there) it ends with the run's last event.
+    const last: RunEventName = run.chat ? 'message_end' : 'workflow_finished';
+    const terminal: RunEventName[] = flag('continue_on_pause') ? [last, 'error'] : ['workflow_finished', 'workflow_paused', 'error'];
     return liveStream(context, run.topic, terminal, { runId: run.id, initial: flag('include_state_snapshot') ? snapshot(run, context) : [] });
   });
 

@@ -71,7 +71,12 @@ export class WorkflowEngine {
     const run = createRun({ id: uuid(), taskId: uuid(), app, workflow: app.workflow, user, inputs, chat, files });
     this.runs.set(run.id, run);
     this.#byTask.set(run.taskId, run);
-    if (chat) chat.message.workflowRunId = run.id;
+    if (chat) {
+      chat.message.workflowRunId = run.id;
+      // A Chatflow's message counts what its LLM nodes use, and nothing for the query itself:
+      // Dify's `_save_message` takes `graph_runtime_state.llm_usage` (empty when no LLM node ran).
+      chat.message.messageTokens = 0;
+    }
     return run;
   }
 
@@ -150,28 +155,44 @@ export class WorkflowEngine {
   stop(run: Run): void {
     if (isOver(run)) return;
     run.status = 'stopped';
-    const form = run.pausedOn ? this.forms.byId(run.pausedOn) : undefined;
-    if (form && form.status === 'waiting') {
-      form.status = 'expired';
-      clearTimeout(form.timer);
-    }
-    run.pausedOn = null;
+    this.#closeForm(run);
     void this.#guard(run, () => this.#finishWorkflow(run, run.outputs ?? {}, 'stopped'));
   }
 
   /**
-   * Fails a run that is running or paused, as a provider error would: `workflow_finished(failed)`
-   * then an in-stream `error` (dify-wire.md §4.1). Its waiting form closes.
+   * Fails a running or paused run as a node failing would (a provider error, say): the node in
+   * progress finishes `failed` with `message`, then `workflow_finished(failed)`. A Workflow's
+   * stream ends there (Dify's workflow pipeline sends nothing after it); a Chatflow's gets an
+   * in-stream `error`, `invalid_param` "Run failed: …", as Dify's advanced-chat pipeline wraps the
+   * failure in a `ValueError`. Its waiting form closes.
    */
-  fail(run: Run, error: { code: string; status: number; message: string }): void {
+  fail(run: Run, message: string): void {
     if (isOver(run)) return;
-    const form = run.pausedOn ? this.forms.byId(run.pausedOn) : undefined;
-    if (form && form.status === 'waiting') {
-      form.status = 'expired';
-      clearTimeout(form.timer);
-    }
-    run.pausedOn = null;
+    this.#closeForm(run);
     run.status = 'failed';
+    const error = { code: 'invalid_param', status: 400, message: `Run failed: ${message}` };
+    if (run.chat) {
+      run.chat.message.status = 'error';
+      run.chat.message.error = error.message;
+    }
+    void (async () => {
+      for (const record of run.executions) {
+        if (record.finished) continue;
+        const { started } = record;
+        record.finished = { ...finishedShell(started), status: 'failed', error: message, elapsed_time: Math.max(0, nowSeconds() - started.created_at), finished_at: nowSeconds() };
+        await this.#emit(run, { event: 'node_finished', data: record.finished }, true);
+      }
+      await this.#finishWorkflow(run, run.outputs ?? {}, 'failed', message);
+      if (run.chat) await this.#emit(run, { event: 'error', ...error }, true);
+    })().catch(() => undefined);
+  }
+
+  /** A fault of this service inside a run: `workflow_finished(failed)`, then an in-stream `internal_server_error`. */
+  #crash(run: Run): void {
+    if (isOver(run)) return;
+    this.#closeForm(run);
+    run.status = 'failed';
+    const error = { code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' };
     if (run.chat) {
       run.chat.message.status = 'error';
       run.chat.message.error = error.message;
@@ -179,6 +200,16 @@ export class WorkflowEngine {
     void this.#finishWorkflow(run, run.outputs ?? {}, 'failed', error.message)
       .then(() => this.#emit(run, { event: 'error', ...error }, true))
       .catch(() => undefined);
+  }
+
+  /** The form a run waits on closes with it. */
+  #closeForm(run: Run): void {
+    const form = run.pausedOn ? this.forms.byId(run.pausedOn) : undefined;
+    if (form && form.status === 'waiting') {
+      form.status = 'expired';
+      clearTimeout(form.timer);
+    }
+    run.pausedOn = null;
   }
 
   /** Stops every timer; runs in flight stop at their next step. */
@@ -278,6 +309,7 @@ export class WorkflowEngine {
           if (isOver(run)) return;
           const tokens = tokensOf(text);
           run.totalTokens += tokens;
+          if (run.chat) run.chat.message.answerTokens += tokens;
           await this.#finishNode(run, started, { text }, { total_tokens: tokens, total_price: '0', currency: 'USD' });
           break;
         }
@@ -442,9 +474,11 @@ export class WorkflowEngine {
     };
     // A late `/events` request gets this one frame with task_id = run id and no conversation fields.
     run.finishedEvent = { event: 'workflow_finished', task_id: run.id, workflow_run_id: run.id, data };
+    await this.#emit(run, { event: 'workflow_finished', data }, true);
     if (run.chat && status !== 'failed') {
+      // After `workflow_finished`: Dify's advanced-chat pipeline publishes the message's end once
+      // it has sent that (`_handle_workflow_succeeded_event`, and its stop handler alike).
       const { message } = run.chat;
-      message.answerTokens = tokensOf(message.answer);
       message.latency = elapsedSeconds(run);
       await this.#emit(run, {
         event: 'message_end',
@@ -453,7 +487,6 @@ export class WorkflowEngine {
         files: [],
       }, true);
     }
-    await this.#emit(run, { event: 'workflow_finished', data }, true);
     this.#finished.finished(run.id);
   }
 
@@ -468,7 +501,7 @@ export class WorkflowEngine {
     } catch (error) {
       if (run.abort.signal.aborted) return;
       logFault('run failed', error, []);
-      this.fail(run, { code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' });
+      this.#crash(run);
     }
   }
 
