@@ -71,13 +71,30 @@ describe('chat messages', () => {
       const names = outline(events);
       assert.equal(names.at(-1), 'message_end');
       assert.ok(names.includes('agent_message'));
-      const thoughts = events.filter((e): e is RunEventOf<'agent_thought'> => e.event === 'agent_thought');
+      const sent = events.filter((e): e is RunEventOf<'agent_thought'> => e.event === 'agent_thought');
+      // The answering round's thought comes before its chunks and again, filled, after them, under one id.
+      const first = names.indexOf('agent_message');
+      const opening = events[first - 1] as RunEventOf<'agent_thought'>;
+      assert.equal(opening.event, 'agent_thought');
+      assert.deepEqual([opening.id, opening.thought], [sent.at(-1)!.id, '']);
+      assert.ok(names.slice(first, -2).every((n) => n === 'agent_message'), names.join());
+      // What Dify's web app does with them: a thought with a known id replaces it, chunks append to the latest thought.
+      const shown: { id: string; thought: string }[] = [];
+      for (const e of events) {
+        if (e.event === 'agent_thought') {
+          const at = shown.findIndex((t) => t.id === e.id);
+          if (at < 0) shown.push({ id: e.id, thought: e.thought });
+          else shown[at] = { id: e.id, thought: e.thought };
+        } else if (e.event === 'agent_message') shown.at(-1)!.thought += e.answer;
+      }
+      const answer = events.filter((e): e is RunEventOf<'agent_message'> => e.event === 'agent_message').map((e) => e.answer).join('');
+      assert.equal(shown.filter((t) => t.thought.includes(answer)).length, 1);
+      const thoughts = [...new Map(sent.map((t) => [t.id, t])).values()];
       assert.ok(thoughts.length >= 2);
       assert.deepEqual(thoughts.map((t) => t.position), thoughts.map((_, i) => i + 1));
       const tool = thoughts[0]!;
       assert.ok(tool.tool && tool.observation);
       assert.equal(typeof JSON.parse(tool.tool_input), 'object');
-      const answer = events.filter((e): e is RunEventOf<'agent_message'> => e.event === 'agent_message').map((e) => e.answer).join('');
       assert.equal(thoughts.at(-1)!.thought, answer);
       const { data } = await h.client(key).listMessages({ conversation_id: tool.conversation_id!, user: 'sam' });
       assert.equal(data[0]!.agent_thoughts.length, thoughts.length);

@@ -132,26 +132,32 @@ export class ReplyTasks {
       }
     }
     const answer = fill(reply.answer);
+    // The answering round's thought goes out before its chunks and again, filled, after them, under
+    // one id (Dify's agent runners publish the round's thought on its first chunk and once it is
+    // saved): a client that appends `agent_message` text to the latest thought, as Dify's web app
+    // does, then shows the answer once, not also on the tool step before it.
+    const final = {
+      id: uuid(),
+      message_id: message.id,
+      position: ++position,
+      thought: '',
+      observation: '',
+      tool: '',
+      tool_labels: {},
+      tool_input: '',
+      message_files: [],
+      created_at: Math.floor(Date.now() / 1000),
+    };
     for (let i = 0; i < answer.length; i += reply.chunk_size) {
       await this.#wait(task, reply.chunk_delay_ms);
       if (task.status !== 'running') return;
+      if (agent && i === 0) this.#publish(task, { event: 'agent_thought', ...withoutMeta(final) });
       const chunk = answer.slice(i, i + reply.chunk_size);
       message.answer += chunk;
       this.#publish(task, { event: agent ? 'agent_message' : 'message', id: message.id, answer: chunk });
     }
     if (agent) {
-      const final = {
-        id: uuid(),
-        message_id: message.id,
-        position: ++position,
-        thought: answer,
-        observation: '',
-        tool: '',
-        tool_labels: {},
-        tool_input: '',
-        message_files: [],
-        created_at: Math.floor(Date.now() / 1000),
-      };
+      final.thought = answer;
       message.agentThoughts.push(final);
       this.#publish(task, { event: 'agent_thought', ...withoutMeta(final) });
     }
