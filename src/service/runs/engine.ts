@@ -168,13 +168,8 @@ export class WorkflowEngine {
    */
   fail(run: Run, message: string): void {
     if (isOver(run)) return;
-    this.#closeForm(run);
-    run.status = 'failed';
     const error = { code: 'invalid_param', status: 400, message: `Run failed: ${message}` };
-    if (run.chat) {
-      run.chat.message.status = 'error';
-      run.chat.message.error = error.message;
-    }
+    this.#failed(run, error.message);
     void (async () => {
       for (const record of run.executions) {
         if (record.finished) continue;
@@ -190,16 +185,21 @@ export class WorkflowEngine {
   /** A fault of this service inside a run: `workflow_finished(failed)`, then an in-stream `internal_server_error`. */
   #crash(run: Run): void {
     if (isOver(run)) return;
-    this.#closeForm(run);
-    run.status = 'failed';
     const error = { code: 'internal_server_error', status: 500, message: 'Internal Server Error, please contact support.' };
-    if (run.chat) {
-      run.chat.message.status = 'error';
-      run.chat.message.error = error.message;
-    }
+    this.#failed(run, error.message);
     void this.#finishWorkflow(run, run.outputs ?? {}, 'failed', error.message)
       .then(() => this.#emit(run, { event: 'error', ...error }, true))
       .catch(() => undefined);
+  }
+
+  /** Marks a run failed: its form closes, and a Chatflow's message keeps `reason` as its error. */
+  #failed(run: Run, reason: string): void {
+    this.#closeForm(run);
+    run.status = 'failed';
+    if (run.chat) {
+      run.chat.message.status = 'error';
+      run.chat.message.error = reason;
+    }
   }
 
   /** The form a run waits on closes with it. */
