@@ -301,6 +301,12 @@ export interface Segment {
   updated_by: string | null;
   /** Child chunks of a parent chunk (`hierarchical_model`); empty otherwise. */
   child_chunks: ChildChunk[];
+  /** The content with the links to its images signed (Dify's `get_sign_content`): the content itself for text. */
+  sign_content: string | null;
+  /** Images attached to the chunk. */
+  attachments: { id: string; name: string; size: number; extension: string; mime_type: string; source_url: string }[];
+  /** The chunk's summary, when the knowledge base keeps a summary index. */
+  summary: string | null;
 }
 
 /** A child chunk of a parent chunk. */
@@ -400,8 +406,7 @@ export interface RetrievedDocument {
 }
 
 /** A retrieved chunk: the chunk's fields (its child chunks are on the record) and its document. */
-export interface RetrievedSegment extends Omit<Segment, 'child_chunks'> {
-  sign_content: string | null;
+export interface RetrievedSegment extends Omit<Segment, 'child_chunks' | 'attachments' | 'summary'> {
   document: RetrievedDocument;
 }
 

@@ -98,6 +98,8 @@ describe('documents by file', () => {
     const data = JSON.stringify({ indexing_technique: 'economy', process_rule: { mode: 'automatic' } });
     await rejects(send(fresh.id, form([['data', data]])), { status: 400, code: 'no_file_uploaded', message: 'Please upload your file.' });
     await rejects(send(fresh.id, form([['data', data], ['file', textFile('x'), 'a.txt'], ['file', textFile('y'), 'b.txt']])), { status: 400, code: 'too_many_files', message: 'Only one file is allowed.' });
+    // Any second file part, whatever its name (Dify counts `request.files`).
+    await rejects(send(fresh.id, form([['data', data], ['file', textFile('x'), 'a.txt'], ['file2', textFile('y'), 'b.txt']])), { status: 400, code: 'too_many_files', message: 'Only one file is allowed.' });
     await rejects(send(fresh.id, form([['data', data], ['file', textFile('%PDF'), 'a.pdf']])), { status: 415, code: 'unsupported_file_type', message: 'File type not allowed.' });
     await rejects(send(fresh.id, form([['data', '{not json'], ['file', textFile('x'), 'a.txt']])), { status: 400, code: 'invalid_param', message: /^Invalid JSON in the data part/ });
     await rejects(send(fresh.id, form([['data', JSON.stringify({ indexing_technique: 'economy' })], ['file', textFile('x'), 'a.txt']])), {
@@ -207,6 +209,31 @@ describe('chunks', () => {
     // A disabled chunk is not edited until enabled again.
     await h.kc.updateSegment(datasetId, documentId, seg.id, { segment: { enabled: false } });
     await rejects(h.kc.updateSegment(datasetId, documentId, seg.id, { segment: { content: 'x' } }), { status: 400, code: 'invalid_param', message: "Can't update disabled segment" });
+  });
+
+  test("list pages as Dify's: has_more is a full page, the document list echoes the limit asked; chunks carry sign_content, attachments, summary; hit counts agree", async () => {
+    const { datasetId, documentId } = await withDocument('One about ovens.\n\nTwo about bikes.\n\nThree about kayaks.');
+    await h.kc.createDocumentByText(datasetId, { name: 'second.txt', text: 'Another one.' });
+    type Page = { data: Record<string, unknown>[]; has_more: boolean; limit: number; total: number };
+    const docs = async (query: string) => (await (await raw('GET', `/datasets/${datasetId}/documents${query}`)).json()) as Page;
+    // `len(documents) == query_params.limit`: a full page says more, even the last one.
+    assert.deepEqual(await docs('?limit=2').then((b) => [b.data.length, b.has_more, b.limit, b.total]), [2, true, 2, 2]);
+    assert.deepEqual(await docs('?limit=3').then((b) => [b.data.length, b.has_more, b.limit]), [2, false, 3]);
+    // The limit is echoed as asked; a page holds at most 100.
+    assert.deepEqual(await docs('?limit=500').then((b) => [b.data.length, b.has_more, b.limit]), [2, false, 500]);
+    const chunks = async (query: string) => (await (await raw('GET', `/datasets/${datasetId}/documents/${documentId}/segments${query}`)).json()) as Page;
+    assert.deepEqual(await chunks('?limit=3').then((b) => [b.data.length, b.has_more, b.total]), [3, true, 3]);
+    assert.deepEqual(await chunks('?limit=4').then((b) => [b.data.length, b.has_more]), [3, false]);
+    const seg = (await chunks('')).data[0]!;
+    assert.deepEqual([seg.sign_content, seg.attachments, seg.summary], [seg.content, [], null]);
+    // The list and the detail both count the chunks' hits (the fixture's documents too).
+    for (const id of [datasetId, HANDBOOK_ID, SUPPORT_FAQ_ID]) {
+      const { data } = (await (await raw('GET', `/datasets/${id}/documents?limit=100`)).json()) as Page;
+      for (const listed of data) {
+        const detail = (await (await raw('GET', `/datasets/${id}/documents/${listed.id}`)).json()) as Record<string, unknown>;
+        assert.equal(listed.hit_count, detail.hit_count, String(listed.id));
+      }
+    }
   });
 
   test('add errors: the payload answer is a bare {"error"}; Q&A chunks need an answer; the document must be completed and enabled', async () => {

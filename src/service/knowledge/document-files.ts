@@ -74,7 +74,10 @@ export async function readDocumentUpload(request: Request, fileRequired: boolean
     data = parsed as Record<string, unknown>;
   }
   const parts = form.getAll('file');
-  return { data, files: parts.flatMap((p) => (typeof p === 'string' ? [] : [p as unknown as FilePart])), fileFields: parts.length };
+  // Every file part counts, whatever its name (Dify checks `len(request.files)`), once a `file` part came.
+  let others = 0;
+  for (const [name, value] of form) if (name !== 'file' && typeof value !== 'string') others++;
+  return { data, files: parts.flatMap((p) => (typeof p === 'string' ? [] : [p as unknown as FilePart])), fileFields: parts.length && parts.length + others };
 }
 
 function tooLarge(size: number): ApiError {

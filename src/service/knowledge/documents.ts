@@ -127,13 +127,16 @@ export function saveDocument(state: KnowledgeState, ds: DatasetRecord, input: Sa
   return { document: documentJSON(doc, ds.doc_metadata), batch };
 }
 
-export function listDocuments(ds: DatasetRecord, query: { page: number; limit: number; keyword?: string; status?: string }): KnowledgePage<DatasetDocument> {
+/** `limit` as asked (echoed, and what `has_more` compares with), `perPage` what a page holds. */
+export function listDocuments(ds: DatasetRecord, query: { page: number; limit: number; perPage: number; keyword?: string; status?: string }): KnowledgePage<DatasetDocument> {
   let list = [...ds.documents].sort((a, b) => b.created_at - a.created_at || b.position - a.position);
   if (query.keyword) list = list.filter((d) => d.name.includes(query.keyword!));
   if (query.status) list = list.filter((d) => displayStatus(d) === query.status);
   const total = list.length;
-  const items = list.slice((query.page - 1) * query.limit, query.page * query.limit);
-  return { data: items.map((d) => documentJSON(d, ds.doc_metadata)), has_more: query.page * query.limit < total, limit: query.limit, total, page: query.page };
+  const { perPage } = query;
+  const items = list.slice((query.page - 1) * perPage, query.page * perPage);
+  // Dify's `len(documents) == query_params.limit`: a full page says there is more, even the last.
+  return { data: items.map((d) => documentJSON(d, ds.doc_metadata)), has_more: items.length === query.limit, limit: query.limit, total, page: query.page };
 }
 
 export function indexingStatus(ds: DatasetRecord, batch: string): DocumentIndexingStatus[] {
@@ -199,7 +202,8 @@ export function listSegments(doc: DocumentRecord, query: { page: number; limit: 
     data: items.map((s) => segmentJSON(s, doc.id)),
     doc_form: doc.doc_form,
     total,
-    has_more: query.page * query.limit < total,
+    // Dify's `len(segments) == limit`: a full page says there is more, even the last.
+    has_more: items.length === query.limit,
     limit: query.limit,
     page: query.page,
   };

@@ -63,9 +63,10 @@ export function datasetFromFixture(
       created_at: docCreated,
       enabled: fd.enabled,
       archived: fd.archived,
-      hit_count: fd.hit_count,
     });
     ctx.indexer.indexNow(ds, doc);
+    // A document's hits are its chunks' (Dify sums them): the fixture's count is spread over them.
+    for (let hit = 0; hit < fd.hit_count && doc.segments.length; hit++) doc.segments[hit % doc.segments.length]!.hit_count++;
     ds.documents.push(doc);
   });
   return ds;

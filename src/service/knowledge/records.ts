@@ -23,8 +23,8 @@ export interface Account { id: string; name: string; email: string }
 
 export interface TagRecord { id: string; name: string }
 
-/** A chunk as stored: the wire shape less `document_id`, which its document supplies. */
-export type SegmentRecord = Omit<Segment, 'document_id'>;
+/** A chunk as stored; what the wire derives from it (its document, signed content, attachments, summary) is added by `segmentJSON`. */
+export type SegmentRecord = Omit<Segment, 'document_id' | 'sign_content' | 'attachments' | 'summary'>;
 
 /** The indexing fields of a document queued for (re-)indexing. */
 export const NOT_YET_INDEXED = {
@@ -61,7 +61,6 @@ export interface DocumentRecord extends Omit<DocumentIndexingStatus, 'id' | 'com
   archived: boolean;
   archived_at: number | null;
   archived_by: string | null;
-  hit_count: number;
   /** Metadata values by field id. */
   metadata: Map<string, string | number | null>;
   segments: SegmentRecord[];
@@ -163,7 +162,7 @@ export function uploadFile(name: string, size: number, createdBy: string, create
 /** A new document record, queued for indexing. */
 export function newDocument(
   fields: Pick<DocumentRecord, 'position' | 'name' | 'text' | 'batch' | 'doc_form' | 'doc_language' | 'upload_file' | 'created_by' | 'created_at'> &
-    Partial<Pick<DocumentRecord, 'id' | 'enabled' | 'archived' | 'hit_count'>> & { rule: { id: string; rule: ResolvedProcessRule } },
+    Partial<Pick<DocumentRecord, 'id' | 'enabled' | 'archived'>> & { rule: { id: string; rule: ResolvedProcessRule } },
 ): DocumentRecord {
   const enabled = fields.enabled ?? true;
   const archived = fields.archived ?? false;
@@ -189,7 +188,6 @@ export function newDocument(
     archived,
     archived_at: archived ? fields.created_at : null,
     archived_by: archived ? fields.created_by : null,
-    hit_count: fields.hit_count ?? 0,
     metadata: new Map(),
     segments: [],
     pending: null,

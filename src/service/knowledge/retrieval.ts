@@ -268,7 +268,8 @@ function records(state: KnowledgeState, ds: DatasetRecord, hits: Hit[]): Retriev
   }
   return [...bySegment.values()]
     .map(({ unit, score, children }): RetrievalRecord => {
-      const { child_chunks: _children, ...segment } = segmentJSON(unit.segment, unit.doc.id);
+      // The record carries the child chunks, files and summary of its own, beside the chunk.
+      const { child_chunks: _children, attachments: _files, summary: _summary, ...segment } = segmentJSON(unit.segment, unit.doc.id);
       const values = metadataValues(state, ds, unit.doc);
       return {
         segment: {

@@ -151,10 +151,13 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     if (status && !DISPLAY_STATUSES.includes(status)) {
       throw badParam(validationMessage('DocumentListQuery', [{ path: ['status'], message: `Input should be ${DISPLAY_STATUSES.map((s) => `'${s}'`).join(', ')}` }]));
     }
+    const limit = intParam(url, 'limit', 20, 1);
     return json(
       listDocuments(dataset, {
         page: intParam(url, 'page', 1, 1),
-        limit: Math.min(intParam(url, 'limit', 20, 1), MAX_LIMIT),
+        // Echoed as asked; a page holds at most MAX_LIMIT (Dify's `paginate(max_per_page=100)`).
+        limit,
+        perPage: Math.min(limit, MAX_LIMIT),
         keyword: url.searchParams.get('keyword') || undefined,
         status: status as DocumentDisplayStatus | undefined,
       }),

@@ -164,7 +164,8 @@ export function documentJSON(doc: DocumentRecord, fields: DatasetRecord['doc_met
     archived: doc.archived,
     display_status: displayStatus(doc),
     word_count: docWordCount(doc),
-    hit_count: doc.hit_count,
+    // Summed over the chunks, as the detail's: Dify reads both from the chunks (`get_hit_count`).
+    hit_count: liveSegments(doc).reduce((sum, s) => sum + s.hit_count, 0),
     doc_form: doc.doc_form,
     doc_metadata: documentMetadataJSON(doc, fields),
     summary_index_status: null,
@@ -264,6 +265,9 @@ export function segmentJSON(s: SegmentRecord, documentId: string): Segment {
     error: s.error,
     stopped_at: s.stopped_at,
     child_chunks: s.child_chunks.map((c) => ({ ...c })),
+    sign_content: s.content,
+    attachments: [],
+    summary: null,
   };
 }
 
