@@ -171,7 +171,7 @@ export class MessageFeedback extends Companion {
             @submit=${this.#onCommentSubmit}
           >
             <label>${t.comment}<textarea part="comment-input" name="c" rows="3" maxlength="2000" required></textarea></label>
-            <div part="row"><button part="send" data-primary ?disabled=${busy}>${t.send}</button></div>
+            <div part="row"><button part="send" data-primary aria-disabled=${busy}>${t.send}</button></div>
           </form>`
         : nothing}
     `);

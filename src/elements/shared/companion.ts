@@ -210,9 +210,11 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
   }
 
   protected renderPaging(): unknown {
-    // The empty state is said once, and announced (the status line stays quiet then).
+    // The empty state is said once, and announced (the status line stays quiet then). "More" is
+    // aria-disabled while a page loads, not disabled: that would drop the focus of whoever pressed
+    // it (loadMore ignores presses while busy).
     return html`${this.state === 'empty' ? html`<p part="empty" role="status">${this.emptyNote}</p>` : nothing}
-    ${this.more ? html`<button part="more" ?disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
+    ${this.more ? html`<button part="more" aria-disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
   }
 }
 

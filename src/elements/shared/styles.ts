@@ -58,7 +58,8 @@ export const baseStyles = css`
       background: var(--hitl-button-background, Canvas);
       cursor: pointer;
     }
-    :disabled {
+    :disabled,
+    [aria-disabled='true'] {
       opacity: 0.6;
       cursor: not-allowed;
     }

@@ -5,6 +5,7 @@ import type { CompanionEvent } from '../../../src/elements/shared/companion-even
 import type { Conversation } from '../../../src/protocol/index.js';
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
+import { pressSpace } from '../helpers/input.js';
 import { chat, conversations, newUser } from './chat-app.js';
 
 const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => el.shadowRoot!.querySelector<T>(selector);
@@ -28,6 +29,23 @@ describe('<conversation-list>', () => {
     expect(el.hasMore).to.equal(false);
     expect(!$(el, '[part=more]')).to.equal(true);
     expect(new Set(el.conversations.map((c) => c.id))).to.deep.equal(new Set(created.map((c) => c.conversation_id)));
+  });
+
+  it('keeps the keyboard focus on "Load more" while the next page loads', async () => {
+    const url = await newUser();
+    await conversations(url, 3, 3);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} page-size="1"></conversation-list>`);
+    await until(() => el.conversations.length === 1, 'the first page');
+    await el.updateComplete;
+    const more = $<HTMLButtonElement>(el, '[part=more]')!;
+    more.focus();
+    await pressSpace();
+    await until(() => el.matches(':state(loading)') || el.conversations.length === 2, 'the press to take');
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement).to.equal(more, 'while loading');
+    await until(() => el.conversations.length === 2 && el.matches(':state(ready)'), 'the second page');
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement).to.equal(more, 'after');
   });
 
   it('loads the next pages as the end scrolls into view with infinite-scroll', async () => {

@@ -99,6 +99,47 @@ describe('<message-feedback>', () => {
     expect(el.shadowRoot!.activeElement).to.equal(like, 'after');
   });
 
+  it('keeps the keyboard focus on Send while the comment is sent and when sending fails, with the text kept', async () => {
+    const url = await newUser();
+    const { message_id } = await chat(url, 'Comment focus?');
+    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
+    $(el, '[part=like]').click();
+    await until(() => el.rating === 'like', 'the like');
+    await el.updateComplete;
+    $(el, '[part=comment]').click();
+    const input = await until(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]'), 'the comment form');
+    input.value = 'Kept when it fails.';
+    const realFetch = window.fetch;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The comment's POST waits, then fails with a 500.
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const [target, init] = args;
+      if (String(target instanceof Request ? target.url : target).endsWith('/feedbacks') && (init?.method ?? (target as Request).method) === 'POST') {
+        await held;
+        return new Response(JSON.stringify({ code: 'internal_server_error', message: 'Internal Server Error', status: 500 }), { status: 500, headers: { 'Content-Type': 'application/json' } });
+      }
+      return realFetch(...args);
+    };
+    try {
+      const send = $(el, '[part=send]');
+      send.focus();
+      await pressSpace();
+      await until(() => el.matches(':state(sending)'), 'the comment on its way');
+      await el.updateComplete;
+      expect(el.shadowRoot!.activeElement).to.equal(send, 'while sending');
+      release();
+      await idle(el);
+      await el.updateComplete;
+      expect($(el, '[part=error]').textContent).to.not.equal('');
+      expect(el.shadowRoot!.activeElement).to.equal(send, 'after the failure');
+      expect(el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]')!.value).to.equal('Kept when it fails.');
+    } finally {
+      release();
+      window.fetch = realFetch;
+    }
+  });
+
   it('says so, in the page and once in the console, when it has no session-url, and sends nothing', async () => {
     const warnings: unknown[][] = [];
     const warn = console.warn;
