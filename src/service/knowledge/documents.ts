@@ -182,8 +182,12 @@ export function updateDocumentStatus(state: KnowledgeState, ds: DatasetRecord, a
     if (!changed) continue;
     doc.updated_at = now;
     // Adding to or removing from the index runs in the background; the document is busy meanwhile.
+    // Set to take no time, it is done at once: a zero-delay timer could still be pending when the
+    // next request arrives, and refuse it as busy.
+    const ms = state.indexer.options.statusReindexMs;
+    if (ms <= 0) continue;
     doc.busy = true;
-    state.indexer.after(state.indexer.options.statusReindexMs, () => {
+    state.indexer.after(ms, () => {
       doc.busy = false;
     });
   }
