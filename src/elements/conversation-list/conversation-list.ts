@@ -188,7 +188,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
   #done(note: string): void {
     this.#mode = '';
     this.failure = '';
-    this.note = note;
+    this.say(note);
     this.requestUpdate();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[part=list]')?.focus());
   }

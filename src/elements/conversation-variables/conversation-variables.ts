@@ -102,7 +102,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
       const updated = await (await this.api()).json<ConversationVariable>('PUT', pathOf(CONVERSATION_VARIABLE_PATH, this.conversationId, id), { json: { value } });
       if (run !== this.run) return;
       this.items = this.items.map((v) => (v.id === id ? updated : v));
-      this.note = this.t.saved;
+      this.say(this.t.saved);
       this.dispatchEvent(new VariableChangedEvent(updated));
     } catch (error) {
       if (run !== this.run) return;

@@ -112,7 +112,7 @@ export class MessageFeedback extends Companion {
       if (id !== this.messageId) return;
       this.rating = rating ?? '';
       this.#commenting = false;
-      this.note = rating ? this.t.thanks : this.t.revoked;
+      this.say(rating ? this.t.thanks : this.t.revoked);
       this.dispatchEvent(new FeedbackChangedEvent(detail));
     } catch (error) {
       if (id === this.messageId) this.fail(error, true);

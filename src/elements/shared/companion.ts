@@ -115,6 +115,11 @@ export abstract class Companion extends LitElement {
     this.set('error');
   }
 
+  /** Puts `text` on the status line, changed if it is there already: a live region announces only a change, and a second save is news too. */
+  protected say(text: string): void {
+    this.note = text && this.note === text ? text + '\u200b' : text;
+  }
+
   #otherMode(): void {
     this.note = this.failure = '';
     this.set('other-mode');

@@ -59,10 +59,13 @@ describe('<conversation-variables>', () => {
     const el = await open();
     const changes: ConversationVariable[] = [];
     el.addEventListener('variable-changed', (e) => changes.push((e as CompanionEvent<ConversationVariable>).detail));
+    const said: string[] = [];
     const save = async (name: string, edit: () => void) => {
       edit();
       saveOf(el, name).click();
       await until(() => changes.some((c) => c.name === name), `the save of ${name}`);
+      await el.updateComplete;
+      said.push($(el, '[part=status]')!.textContent!);
     };
     await save('customer_name', () => (editorOf<HTMLTextAreaElement>(el, 'customer_name').value = 'Grace'));
     await save('order_count', () => (editorOf(el, 'order_count').value = '4.5'));
@@ -70,7 +73,9 @@ describe('<conversation-variables>', () => {
     await save('api_token', () => (editorOf(el, 'api_token').value = 'sk-new'));
     await save('preferences', () => (editorOf<HTMLTextAreaElement>(el, 'preferences').value = '{"language": "ja"}'));
     await save('tags', () => (editorOf<HTMLTextAreaElement>(el, 'tags').value = '["gold"]'));
-    expect($(el, '[part=status]')!.textContent).to.equal('Saved.');
+    // Every save is announced: the status line changes each time (a zero-width space alternates), reading "Saved.".
+    expect(said.map((text) => text.replace('\u200b', ''))).to.deep.equal(Array(6).fill('Saved.'));
+    expect(said.every((text, i) => i === 0 || text !== said[i - 1])).to.equal(true);
 
     await el.reload();
     const value = (name: string) => el.variables.find((v) => v.name === name)!.value;
