@@ -12,10 +12,6 @@ export const styles = [
       [part~='row'] {
         margin: 0;
       }
-      [aria-disabled='true'] {
-        opacity: 0.6;
-        cursor: progress;
-      }
       [part~='dislike'] svg {
         transform: rotate(180deg);
       }

@@ -127,12 +127,14 @@ export abstract class Companion extends LitElement {
 
   #onRetry(): void {
     this.failure = '';
+    // The button goes with the error: the keyboard focus moves to the element's box, not the page.
+    (this.renderRoot.firstElementChild as HTMLElement).focus();
     void this.retry();
   }
 
   /** The box every companion renders: theme, language, content, error and status line. */
   protected frame(content: unknown): TemplateResult {
-    return html`<div part="container" lang=${this.locale} style=${this.session.theme} ?data-inverted=${this.session.site?.chat_color_theme_inverted}>
+    return html`<div part="container" tabindex="-1" lang=${this.locale} style=${this.session.theme} ?data-inverted=${this.session.site?.chat_color_theme_inverted}>
       ${this.state === 'other-mode' ? html`<p part="other-mode" role="status">${this.t[this.otherMode!]}</p>` : content}
       ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
       ${this.state === 'error' ? html`<button part="retry" @click=${this.#onRetry}>${this.t.retry}</button>` : nothing}

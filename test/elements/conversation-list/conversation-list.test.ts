@@ -210,8 +210,12 @@ describe('<conversation-list>', () => {
     expect($(broken, '[part=error]')!.getAttribute('role')).to.equal('alert');
     expect($(broken, '[part=error]')!.textContent).to.contain('no-such-app');
     expect($(broken, '[part=status]')!.textContent).to.equal('', 'no "Loading…" beside the error');
-    $<HTMLButtonElement>(broken, '[part=retry]')!.click();
+    // Pressed from the keyboard, the button goes with the error: the focus stays in the element.
+    $<HTMLButtonElement>(broken, '[part=retry]')!.focus();
+    await pressSpace();
     await until(() => errors.length === 2, 'the retry to fail again');
+    expect(document.activeElement).to.equal(broken);
+    expect(broken.shadowRoot!.activeElement).to.equal($(broken, '[part=container]'));
     broken.sessionUrl = url;
     await until(() => broken.matches(':state(empty)'), 'recovery');
     expect(!$(broken, '[part=error]')).to.equal(true);
