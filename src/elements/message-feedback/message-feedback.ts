@@ -131,10 +131,11 @@ export class MessageFeedback extends Companion {
     this.set(this.rating ? `${this.rating}d` : 'unrated');
   }
 
+  /** Opens or closes the comment form; the focus goes into it, or back to its opener. */
   #openComment(): void {
     this.#commenting = !this.#commenting;
     this.requestUpdate();
-    void this.updateComplete.then(() => this.renderRoot.querySelector('textarea')?.focus());
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(this.#commenting ? 'textarea' : '[part=comment]')?.focus());
   }
 
   #toggle(rating: FeedbackRating): void {
@@ -169,6 +170,7 @@ export class MessageFeedback extends Companion {
         ? html`<form
             part="comment-form"
             @submit=${this.#onCommentSubmit}
+            @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.#openComment()}
           >
             <label>${t.comment}<textarea part="comment-input" name="c" rows="3" maxlength="2000" required></textarea></label>
             <div part="row"><button part="send" data-primary aria-disabled=${busy}>${t.send}</button></div>

@@ -5,6 +5,7 @@ import type { CompanionEvent } from '../../../src/elements/shared/companion-even
 import { expectNoAxeViolations } from '../helpers/axe.js';
 import { until } from '../helpers/wait.js';
 import { pressSpace } from '../helpers/input.js';
+import { sendKeys } from '@web/test-runner-commands';
 import { chat, newUser } from '../conversation-list/chat-app.js';
 import { SessionSource } from '../../../src/elements/shared/session.js';
 
@@ -138,6 +139,22 @@ describe('<message-feedback>', () => {
       release();
       window.fetch = realFetch;
     }
+  });
+
+  it('closes the comment form on Escape and gives the focus back to its opener', async () => {
+    const url = await newUser();
+    const { message_id } = await chat(url, 'Escape?');
+    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
+    $(el, '[part=like]').click();
+    await until(() => el.rating === 'like', 'the like');
+    await el.updateComplete;
+    $(el, '[part=comment]').click();
+    const input = await until(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]'), 'the comment form');
+    await until(() => el.shadowRoot!.activeElement === input, 'focus in the comment');
+    await sendKeys({ press: 'Escape' });
+    await until(() => !el.shadowRoot!.querySelector('[part=comment-form]'), 'the form to close');
+    await until(() => el.shadowRoot!.activeElement === $(el, '[part=comment]'), 'focus back on Add a comment');
+    expect($(el, '[part=comment]').getAttribute('aria-expanded')).to.equal('false');
   });
 
   it('says so, in the page and once in the console, when it has no session-url, and sends nothing', async () => {
