@@ -21,6 +21,18 @@ async function recorded(url: string, conversationId: string, messageId: string):
   return el.rating;
 }
 
+/** A liked message's element with its comment form open. */
+async function likedWithCommentForm(question: string): Promise<{ el: MessageFeedback; input: HTMLTextAreaElement }> {
+  const url = await newUser();
+  const { message_id } = await chat(url, question);
+  const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
+  $(el, '[part=like]').click();
+  await until(() => el.rating === 'like', 'the like');
+  await el.updateComplete;
+  $(el, '[part=comment]').click();
+  return { el, input: await until(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]'), 'the comment form') };
+}
+
 describe('<message-feedback>', () => {
   it('likes, revokes and dislikes with a comment, as recorded by the service', async () => {
     const url = await newUser();
@@ -101,14 +113,7 @@ describe('<message-feedback>', () => {
   });
 
   it('keeps the keyboard focus on Send while the comment is sent and when sending fails, with the text kept', async () => {
-    const url = await newUser();
-    const { message_id } = await chat(url, 'Comment focus?');
-    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
-    $(el, '[part=like]').click();
-    await until(() => el.rating === 'like', 'the like');
-    await el.updateComplete;
-    $(el, '[part=comment]').click();
-    const input = await until(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]'), 'the comment form');
+    const { el, input } = await likedWithCommentForm('Comment focus?');
     input.value = 'Kept when it fails.';
     const realFetch = window.fetch;
     let release: () => void = () => undefined;
@@ -142,14 +147,7 @@ describe('<message-feedback>', () => {
   });
 
   it('closes the comment form on Escape and gives the focus back to its opener', async () => {
-    const url = await newUser();
-    const { message_id } = await chat(url, 'Escape?');
-    const el = await fixture<MessageFeedback>(html`<message-feedback session-url=${url} message-id=${message_id}></message-feedback>`);
-    $(el, '[part=like]').click();
-    await until(() => el.rating === 'like', 'the like');
-    await el.updateComplete;
-    $(el, '[part=comment]').click();
-    const input = await until(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('[part=comment-input]'), 'the comment form');
+    const { el, input } = await likedWithCommentForm('Escape?');
     await until(() => el.shadowRoot!.activeElement === input, 'focus in the comment');
     await sendKeys({ press: 'Escape' });
     await until(() => !el.shadowRoot!.querySelector('[part=comment-form]'), 'the form to close');
