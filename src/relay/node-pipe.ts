@@ -395,6 +395,14 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | null 
 const ZLIB_LENIENT = { flush: zlibConstants.Z_SYNC_FLUSH, finishFlush: zlibConstants.Z_SYNC_FLUSH };
 const BROTLI_LENIENT = { flush: zlibConstants.BROTLI_OPERATION_FLUSH, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH };
 
+/** The codings fetch undoes, each a fresh decoder. */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => createGunzip(ZLIB_LENIENT),
+  'x-gzip': () => createGunzip(ZLIB_LENIENT),
+  deflate: () => new Inflate(),
+  br: () => createBrotliDecompress(BROTLI_LENIENT),
+};
+
 /** More stacked codings than this and fetch refuses the answer (undici's bound on a decompression bomb's multiplier). */
 const MAX_CODINGS = 5;
 
@@ -408,10 +416,10 @@ function decoded(answer: IncomingMessage): Readable | undefined {
   if (!header) return answer;
   const codings = String(header).toLowerCase().split(',').map((coding) => coding.trim());
   if (codings.length > MAX_CODINGS) return undefined;
-  if (!codings.every((coding) => coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br')) return answer;
+  if (!codings.every((coding) => Object.hasOwn(DECODERS, coding))) return answer;
   let source: Readable = answer;
   for (const coding of codings.reverse()) {
-    const decoder = coding === 'br' ? createBrotliDecompress(BROTLI_LENIENT) : coding === 'deflate' ? new Inflate() : createGunzip(ZLIB_LENIENT);
+    const decoder = DECODERS[coding]!();
     source.on('error', (error) => decoder.destroy(error));
     source = source.pipe(decoder);
   }

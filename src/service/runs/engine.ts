@@ -174,7 +174,7 @@ export class WorkflowEngine {
       for (const record of run.executions) {
         if (record.finished) continue;
         const { started } = record;
-        record.finished = { ...finishedShell(started), status: 'failed', error: message, elapsed_time: Math.max(0, nowSeconds() - started.created_at), finished_at: nowSeconds() };
+        record.finished = { ...endedShell(started), status: 'failed', error: message };
         await this.#emit(run, { event: 'node_finished', data: record.finished }, true);
       }
       await this.#finishWorkflow(run, run.outputs ?? {}, 'failed', message);
@@ -437,14 +437,7 @@ export class WorkflowEngine {
 
   async #finishNode(run: Run, started: NodeStartedData, outputs: Record<string, unknown>, metadata: NodeFinishedData['execution_metadata'] = null): Promise<void> {
     run.pool.set(started.node_id, outputs);
-    const data: NodeFinishedData = {
-      ...finishedShell(started),
-      outputs,
-      execution_metadata: metadata,
-      status: 'succeeded',
-      elapsed_time: Math.max(0, nowSeconds() - started.created_at),
-      finished_at: nowSeconds(),
-    };
+    const data: NodeFinishedData = { ...endedShell(started), outputs, execution_metadata: metadata, status: 'succeeded' };
     const record = run.executions.find((e) => e.started.id === started.id);
     if (record) record.finished = data;
     await this.#emit(run, { event: 'node_finished', data });
@@ -532,6 +525,11 @@ export class WorkflowEngine {
 
 function toStringList(value: unknown): string[] {
   return Array.isArray(value) ? value.map((v) => stringifyValue(v)) : [];
+}
+
+/** The shell of a node that ends now: its time taken and its end. */
+function endedShell(started: NodeStartedData): NodeFinishedData {
+  return { ...finishedShell(started), elapsed_time: Math.max(0, nowSeconds() - started.created_at), finished_at: nowSeconds() };
 }
 
 function finishedShell(started: NodeStartedData): NodeFinishedData {

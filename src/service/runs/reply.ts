@@ -136,7 +136,7 @@ export class ReplyTasks {
     // one id (Dify's agent runners publish the round's thought on its first chunk and once it is
     // saved): a client that appends `agent_message` text to the latest thought, as Dify's web app
     // does, then shows the answer once, not also on the tool step before it.
-    const final = {
+    const final = agent && {
       id: uuid(),
       message_id: message.id,
       position: ++position,
@@ -151,12 +151,12 @@ export class ReplyTasks {
     for (let i = 0; i < answer.length; i += reply.chunk_size) {
       await this.#wait(task, reply.chunk_delay_ms);
       if (task.status !== 'running') return;
-      if (agent && i === 0) this.#publish(task, { event: 'agent_thought', ...withoutMeta(final) });
+      if (final && i === 0) this.#publish(task, { event: 'agent_thought', ...withoutMeta(final) });
       const chunk = answer.slice(i, i + reply.chunk_size);
       message.answer += chunk;
       this.#publish(task, { event: agent ? 'agent_message' : 'message', id: message.id, answer: chunk });
     }
-    if (agent) {
+    if (final) {
       final.thought = answer;
       message.agentThoughts.push(final);
       this.#publish(task, { event: 'agent_thought', ...withoutMeta(final) });
