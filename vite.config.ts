@@ -194,11 +194,12 @@ function withoutPedanticRules(out: MagicString, body: { type: string; [key: stri
  * The options the bundle's marked runs with are the elements' own (shared/markdown.ts: marked's
  * defaults, `gfm` and `breaks`), made without the `Marked` instance, the one place that fills in
  * extensions and hooks: `pedantic` is false (its tables are gone, see `withoutPedanticRules`),
- * `extensions` and `hooks` are null. Each read of them in `head` (the module's text up to its
+ * `extensions` and `hooks` are null, and `silent` is false (marked's default: an unknown token
+ * throws, where `silent` would log it). Each read of them in `head` (the module's text up to its
  * default instance) becomes that value, and the minifiers drop the branches they guarded (about
  * 0.4 kB gzip). Answers why it cannot, if the module changed shape.
  */
-const FOLDED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null', hooks: 'null' };
+const FOLDED_OPTIONS: Record<string, string> = { pedantic: 'false', extensions: 'null', hooks: 'null', silent: 'false' };
 function withFoldedOptions(out: MagicString, head: string): string | undefined {
   for (const [name, value] of Object.entries(FOLDED_OPTIONS)) {
     const reads = [...head.matchAll(new RegExp(`\\bthis\\.options\\.${name}\\b`, 'g'))];
@@ -248,6 +249,26 @@ function dompurifyWithoutUnusedMethods(): Plugin {
   };
 }
 
+/** Exact edits to dependencies' modules, by module: each pattern must match, or the build fails (the module changed). */
+type ModuleEdits = [file: RegExp, edits: [pattern: RegExp, replacement: string][]][];
+
+/** A plugin making `edits`; `plugin` names the function that lists them, for the failure's advice. */
+function editModules(plugin: string, edits: ModuleEdits): Plugin {
+  return {
+    name: `hitl:${plugin}`,
+    transform(code, id) {
+      const list = edits.find(([file]) => file.test(id))?.[1];
+      if (!list) return undefined;
+      let out = code;
+      for (const [pattern, replacement] of list) {
+        if (!pattern.test(out)) return this.error(`${id.replace(/.*node_modules\//, '')} changed (${pattern.source.slice(0, 40)}…): update ${plugin} in vite.config.ts`);
+        out = out.replace(pattern, replacement);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 /**
  * Errors only a developer's mistake can raise, whose messages carry a paragraph of advice, kept
  * with the advice cut to its gist (about 0.15 kB gzip together). Lit's `css` tag throws two, for
@@ -257,7 +278,7 @@ function dompurifyWithoutUnusedMethods(): Plugin {
  * if a message changes.
  */
 function shortErrors(): Plugin {
-  const files: [RegExp, [RegExp, string][]][] = [
+  return editModules('shortErrors', [
     [
       /\/node_modules\/@lit\/reactive-element\/css-tag\.js$/,
       [
@@ -266,20 +287,54 @@ function shortErrors(): Plugin {
       ],
     ],
     [/\/node_modules\/dompurify\/dist\/purify\.es\.mjs$/, [[/"Invalid attempt to destructure non-iterable instance\.\\nIn order to be iterable, non-array objects must have a \[Symbol\.iterator\]\(\) method\."/, '"Not iterable"']]],
-  ];
-  return {
-    name: 'hitl:short-errors',
-    transform(code, id) {
-      const errors = files.find(([file]) => file.test(id))?.[1];
-      if (!errors) return undefined;
-      let out = code;
-      for (const [message, gist] of errors) {
-        if (!message.test(out)) return this.error(`${id.replace(/.*node_modules\//, '')} changed its messages (${message.source.slice(1, 30)}…): update shortErrors in vite.config.ts`);
-        out = out.replace(message, gist);
-      }
-      return { code: out, map: null };
-    },
-  };
+  ]);
+}
+
+/**
+ * marked's lexer and parser classes carry static shortcuts the elements never call
+ * (`Lexer.rules`, `Lexer.lexInline`, `Parser.parseInline`; shared/markdown.ts calls `Lexer.lex` and
+ * `Parser.parse`), which no bundler drops from a class that is kept. The bundle leaves them out.
+ */
+function markedWithoutUnusedStatics(): Plugin {
+  return editModules('markedWithoutUnusedStatics', [
+    [
+      /\/node_modules\/marked\/lib\/marked\.esm\.js$/,
+      [
+        [/static get rules\(\)\{return\{block:\w+,inline:\w+\}\}/, ''],
+        [/static lexInline\((\w+),(\w+)\)\{return new \w+\(\2\)\.inlineTokens\(\1\)\}/, ''],
+        [/static parseInline\((\w+),(\w+)\)\{return new \w+\(\2\)\.parseInline\(\1\)\}/, ''],
+      ],
+    ],
+  ]);
+}
+
+/**
+ * Lit's three modules each end by calling a hook a page may have put on `globalThis` (ShadyDOM's
+ * polyfill support, for browsers without shadow DOM; Lit SSR's hydration support, for markup
+ * rendered on a server) and by adding their version to a global list, read by Lit's development
+ * build to warn of two copies on one page. The script-tag bundle runs in browsers with shadow DOM,
+ * renders in the browser, and is a production build, so the bundle leaves them out (about 0.12 kB
+ * gzip). The ESM package keeps them: it is Lit itself that a bundler or Next.js loads.
+ */
+function litWithoutGlobalHooks(): Plugin {
+  const version = String.raw`\(\w+\.(?:reactiveElement|litHtml|litElement)Versions\?\?=\[\]\)\.push\("[\d.]+"\)`;
+  return editModules('litWithoutGlobalHooks', [
+    [/\/node_modules\/lit-html\/lit-html\.js$/, [[new RegExp(String.raw`,(\w+)=\w+\.litHtmlPolyfillSupport;\1\?\.\([\w$]+,[\w$]+\),${version};`), ';']]],
+    [
+      /\/node_modules\/@lit\/reactive-element\/reactive-element\.js$/,
+      [
+        [/,\w+=\w+\.reactiveElementPolyfillSupport(?=,)/, ''],
+        [new RegExp(String.raw`,\w+\?\.\(\{ReactiveElement:\w+\}\),${version}`), ''],
+      ],
+    ],
+    [
+      /\/node_modules\/lit-element\/lit-element\.js$/,
+      [
+        [/,(\w+)\.litElementHydrateSupport\?\.\(\{LitElement:\w+\}\);const (\w+)=\1\.litElementPolyfillSupport;\2\?\.\(\{LitElement:\w+\}\);/, ';'],
+        [new RegExp(`${version};`), ''],
+      ],
+    ],
+  ]);
 }
 
 /**
@@ -299,7 +354,9 @@ function terserPass(): Plugin {
           // Both files hold ES module code (the entry is wrapped in a function, not made sloppy).
           module: true,
           ecma: 2022,
-          compress: { passes: 3 },
+          // Function expressions and methods as arrows and shorthand (about 60 B gzip): nothing in
+          // the bundle calls one with `new` or reads its `prototype` (the browser suites run it).
+          compress: { passes: 3, unsafe_arrows: true, unsafe_methods: true },
           format: { comments: false },
           sourceMap: mapAsset?.type === 'asset' ? { content: String(mapAsset.source) } : false,
         });
@@ -403,7 +460,7 @@ export default defineConfig({
     // guards fold away.
     'typeof document': JSON.stringify('object'),
   },
-  plugins: [minifyLitCss(), minifyLitHtml(), shortErrors(), markedWithoutDefaultInstance(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
+  plugins: [minifyLitCss(), minifyLitHtml(), shortErrors(), litWithoutGlobalHooks(), markedWithoutDefaultInstance(), markedWithoutUnusedStatics(), dompurifyWithoutUnusedMethods(), localeFiles(), terserPass(), classicEntry()],
   resolve: {
     // Always the production builds of the dependencies (Lit's development build is 13 kB larger
     // and warns in the console): by default Vite picks them by the ambient NODE_ENV, which a

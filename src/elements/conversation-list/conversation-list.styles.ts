@@ -20,6 +20,7 @@ export const styles = [
       }
       [part~='option-active'] {
         outline: 1px dashed var(--_border-color);
+        outline-offset: -3px;
       }
       [part~='list']:focus-visible [part~='option-active'] {
         outline: 2px solid var(--_accent);
@@ -27,6 +28,11 @@ export const styles = [
       [part~='option-selected'] {
         background: var(--_accent);
         color: var(--_accent-contrast);
+      }
+      /* Inside the chosen row, in the colour of its text: the accent would not show on the accent. */
+      [part~='option-selected'],
+      [part~='list']:focus-visible [part~='option-selected'] {
+        outline-color: currentColor;
       }
       [part~='name'] {
         overflow: hidden;

@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { Query, Transport } from '../../client/transport.js';
 import { CONVERSATION_MODES, type Conversation, type ConversationSort } from '../../protocol/index.js';
 import { PagedCompanion } from '../shared/companion.js';
@@ -87,9 +87,11 @@ export class ConversationList extends PagedCompanion<Conversation> {
   protected override reloadOn = ['sessionUrl', 'sortBy', 'pageSize'];
   protected override modes = CONVERSATION_MODES;
   protected override otherMode = 'appNoConversations' as const;
-  /** Index of the option the keyboard is on. */
-  #active = 0;
+  /** Index of the option the keyboard is on; unset, the `selected` one's (see `#index`). */
+  #active?: number;
   #mode: '' | 'rename' | 'delete' = '';
+  /** A reload asked for while a rename or delete was open, done when it closes. */
+  #stale = false;
   #observer: IntersectionObserver | undefined;
 
   /** Order: `-updated_at` (default, most recently active first), `updated_at`, `-created_at` or `created_at`. */
@@ -115,6 +117,16 @@ export class ConversationList extends PagedCompanion<Conversation> {
     this.#observer?.disconnect();
   }
 
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('selected')) this.#active = undefined;
+  }
+
+  /** The option the keyboard is on: the one it moved to, else the chosen one once listed (Rename and Delete act on it), else the first. */
+  get #index(): number {
+    return this.#active ?? Math.max(0, this.items.findIndex((c) => c.id === this.selected));
+  }
+
   protected override updated(): void {
     this.renderRoot.querySelector('[part~=option-active]')?.scrollIntoView?.({ block: 'nearest' });
     const more = this.renderRoot.querySelector('[part=more]');
@@ -125,10 +137,11 @@ export class ConversationList extends PagedCompanion<Conversation> {
     }
   }
 
-  /** Lists from the first page again. */
+  /** Lists from the first page again; after the rename or delete being typed, if one is open. */
   override reload(): Promise<void> {
-    this.#active = 0;
-    this.#mode = '';
+    // The host reloads when a conversation changes (after each reply): that must not throw away a name being typed.
+    if ((this.#stale = !!this.#mode)) return Promise.resolve();
+    this.#active = undefined;
     return super.reload();
   }
 
@@ -162,7 +175,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
     if (!target || !this.dispatchEvent(new BeforeConversationDeleteEvent(target))) return;
     if (!(await this.#act(id, (api) => api.json('DELETE', pathOf(CONVERSATION_PATH, id), { json: {} }).then(() => true)))) return;
     this.items = this.items.filter((c) => c !== target);
-    this.#active = Math.min(this.#active, this.items.length - 1);
+    this.#active = Math.min(this.#index, this.items.length - 1);
     if (this.selected === id) this.selected = '';
     this.#done(this.t.deleted);
     if (!this.items.length) this.set('empty');
@@ -188,6 +201,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
   #done(note: string): void {
     this.#mode = '';
     this.failure = '';
+    if (this.#stale) void this.reload();
     this.say(note);
     this.requestUpdate();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[part=list]')?.focus());
@@ -195,10 +209,11 @@ export class ConversationList extends PagedCompanion<Conversation> {
 
   #onKey(e: KeyboardEvent): void {
     const last = this.items.length - 1;
-    const moves: Record<string, number> = { ArrowDown: this.#active + 1, ArrowUp: this.#active - 1, Home: 0, End: last, PageDown: this.#active + 10, PageUp: this.#active - 10 };
-    const current = this.items[this.#active];
+    const at = this.#index;
+    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: last, PageDown: at + 10, PageUp: at - 10 };
+    const current = this.items[at];
     if (e.key in moves) {
-      const wasLast = this.#active === last;
+      const wasLast = at === last;
       this.#active = Math.max(0, Math.min(last, moves[e.key]!));
       // Reaching the end asks for the next page as scrolling would; ↓ past the end moves into it once it is there.
       if (e.key === 'ArrowDown' && this.#active === last && this.more) {
@@ -239,7 +254,8 @@ export class ConversationList extends PagedCompanion<Conversation> {
   protected override render(): TemplateResult {
     const t = this.t;
     const items = this.items;
-    const current = items[this.#active];
+    const at = this.#index;
+    const current = items[at];
     const busy = this.state === 'loading';
     return this.frame(html`
       <label part="sort"
@@ -254,7 +270,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
         tabindex="0"
         aria-label=${t.conversations}
         aria-busy=${busy}
-        aria-activedescendant=${current ? `o${this.#active}` : nothing}
+        aria-activedescendant=${current ? `o${at}` : nothing}
         @keydown=${this.#onKey}
       >
         ${items.map(
@@ -262,7 +278,7 @@ export class ConversationList extends PagedCompanion<Conversation> {
             html`<li
               id="o${i}"
               role="option"
-              part="option${c.id === this.selected ? ' option-selected' : ''}${i === this.#active ? ' option-active' : ''}"
+              part="option${c.id === this.selected ? ' option-selected' : ''}${i === at ? ' option-active' : ''}"
               aria-selected=${c.id === this.selected}
               @click=${() => this.select(c.id)}
             >

@@ -2,6 +2,7 @@ import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'l
 import type { Query } from '../../client/transport.js';
 import { VARIABLE_MODES, type ConversationVariable } from '../../protocol/index.js';
 import { PagedCompanion } from '../shared/companion.js';
+import { said } from '../shared/errors.js';
 import { styles } from './conversation-variables.styles.js';
 import { BeforeVariableChangeEvent, VariableChangedEvent } from './events.js';
 import { CONVERSATION_VARIABLE_PATH, CONVERSATION_VARIABLES_PATH } from '../../protocol/companion-paths.js';
@@ -106,7 +107,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
       this.dispatchEvent(new VariableChangedEvent(updated));
     } catch (error) {
       if (run !== this.run) return;
-      this.#errors.set(id, this.report(error).message);
+      this.#errors.set(id, said(this.report(error), this.t.error));
       this.note = '';
       this.#focusError(id);
     }
@@ -120,7 +121,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
   /** The service's verdict on a filter belongs at the filter. */
   protected override failed(error: unknown): void {
     if (!this.filter || (error as { status?: number }).status !== 400) return this.fail(error);
-    this.#errors.set('filter', this.report(error).message);
+    this.#errors.set('filter', said(this.report(error), this.t.error));
     this.note = '';
     this.set('empty');
   }
@@ -186,7 +187,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
           aria-describedby=${filterError ? 'e-filter' : nothing}
           @input=${this.#onFilterInput}
       /></label>
-      ${filterError ? html`<p part="field-error" id="e-filter">${filterError}</p>` : nothing}
+      ${filterError ? html`<p part="field-error" id="e-filter" role="alert">${filterError}</p>` : nothing}
       <ul part="list" aria-label=${t.variables} aria-busy=${this.state === 'loading'}>
         ${this.items.map((v) => html`<li part="variable">${this.#renderVariable(v)}</li>`)}
       </ul>

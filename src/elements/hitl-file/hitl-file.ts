@@ -4,6 +4,7 @@ import type { FileInput, FileReference, FileType, UploadedFile } from '../../pro
 import { FILE_EXTENSIONS } from '../../protocol/files.js';
 import { format, formatUnit, intlLocale, localeOf, type Terms } from '../shared/terms.js';
 import { HitlControl } from '../shared/control.js';
+import { said } from '../shared/errors.js';
 import { toggleState } from '../shared/states.js';
 import { styles } from './hitl-file.styles.js';
 
@@ -196,7 +197,7 @@ export class HitlFile extends HitlControl {
       // The relay and the service both end a 413's message with the limit in bytes.
       const limit = status === 413 && /(\d+)\D*$/.exec(message)?.[1];
       item.big = status === 413;
-      item.error = limit ? format(this.terms.tooBig, size(intlLocale(localeOf(this)), +limit)) : message || this.terms.uploadFailed;
+      item.error = limit ? format(this.terms.tooBig, size(intlLocale(localeOf(this)), +limit)) : said(error as ServiceError, this.terms.uploadFailed);
     }
     item.abort = undefined;
     this.changed('change');

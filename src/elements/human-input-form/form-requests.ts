@@ -9,7 +9,7 @@ import type { Transport } from '../../client/transport.js';
 import { requestDefinition, type ErrorBody, type FormInputValue, type HumanInputFormDefinition, type HumanInputRequest } from '../../protocol/index.js';
 import { FORM_PATH, pathOf } from '../../protocol/paths.js';
 import type { HitlControl } from '../shared/control.js';
-import { toErrorBody } from '../shared/errors.js';
+import { said, toErrorBody } from '../shared/errors.js';
 import { formParts } from '../shared/lazy.js';
 import type { Terms } from '../shared/terms.js';
 import { BeforeSubmitEvent, FormErrorEvent, FormShownEvent, SubmittedEvent } from './events.js';
@@ -95,6 +95,6 @@ export class FormRequests {
     this.#options.set('ready');
     const terms = this.#options.terms();
     const hit = this.#forms.refused(form, error.message, terms);
-    this.#options.problem(hit ? terms.fix : error.message, hit);
+    this.#options.problem(hit ? terms.fix : said(error, terms.error), hit);
   }
 }

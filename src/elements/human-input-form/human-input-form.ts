@@ -1,7 +1,7 @@
 import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { RunEvent } from '../../protocol/index.js';
 import type { HitlControl } from '../shared/control.js';
-import { toErrorBody } from '../shared/errors.js';
+import { said, toErrorBody } from '../shared/errors.js';
 import { formParts } from '../shared/lazy.js';
 import { LocaleController } from '../shared/locale-controller.js';
 import { SessionController } from '../shared/session-controller.js';
@@ -253,7 +253,7 @@ export class HumanInputForm extends LitElement {
     // cannot vouch for (a run may exist with an id it never saw): asking again with the same key can never start or find it.
     this.#final = [400, 403, 404, 412].includes(body.status) || body.code === 'run_start_unknown';
     this.#set('error');
-    this.#alert = body.message;
+    this.#alert = said(body, this.#locale.terms.error);
     this.dispatchEvent(new FormErrorEvent(body));
   }
 

@@ -8,6 +8,7 @@ import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValu
 import type { Query, Transport } from '../../client/transport.js';
 import type { AppMode, ErrorBody, Page } from '../../protocol/index.js';
 import { CompanionErrorEvent } from './companion-events.js';
+import { said } from './errors.js';
 import { companionTerms, type CompanionTerms } from './companion-terms.js';
 import { SessionSource } from './session.js';
 import { SessionController } from './session-controller.js';
@@ -108,7 +109,7 @@ export abstract class Companion extends LitElement {
   protected fail(error: unknown, quiet = false): void {
     const body = this.report(error);
     if (body.code === 'not_chat_app' && this.otherMode) return this.#otherMode();
-    this.failure = body.message || this.t.error;
+    this.failure = said(body, this.t.error);
     if (quiet) return this.requestUpdate();
     // The error line says what happened; a leftover "Loading…" beside it would contradict it.
     this.note = '';
@@ -127,9 +128,15 @@ export abstract class Companion extends LitElement {
 
   #onRetry(): void {
     this.failure = '';
-    // The button goes with the error: the keyboard focus moves to the element's box, not the page.
-    (this.renderRoot.firstElementChild as HTMLElement).focus();
     void this.retry();
+  }
+
+  protected override update(changed: PropertyValues): void {
+    const focused = (this.renderRoot as ShadowRoot).activeElement;
+    super.update(changed);
+    // A control that goes with this update (Try again with its error, "Load more" after the last
+    // page) would drop the keyboard focus to the page: the element's box keeps it instead.
+    if (focused && !focused.isConnected) (this.renderRoot.firstElementChild as HTMLElement).focus();
   }
 
   /** The box every companion renders: theme, language, content, error and status line. */

@@ -16,6 +16,15 @@ export function toErrorBody(error: unknown): ErrorBody {
 }
 
 /**
+ * What a failure says on screen: the service's own words, else `generic` (the localized "Something
+ * went wrong."). A failure that is not the service's answer (no connection, a server error, an
+ * answer that was not an error body, such as a proxy's HTML page) has no words for the user, and
+ * what the browser or the client made up is English: the event keeps it for the developer.
+ */
+export const said = ({ code, message, status }: ErrorBody, generic: string): string =>
+  status >= 500 || code === 'unknown' || code === 'upstream_unavailable' || !message ? generic : message;
+
+/**
  * The base of the elements' error events: `error` is the failure as `{code, message, status}`,
  * also readable as `detail`, where the companions' events carry what happened.
  */

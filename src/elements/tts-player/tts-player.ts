@@ -109,7 +109,13 @@ export class TtsPlayer extends Companion {
           if (current !== this) current?.pause();
           current = this;
         }
-        if (this.state !== 'idle' || type === 'play') this.set(type === 'play' ? 'playing' : audio.ended ? 'ended' : 'paused');
+        if (this.state !== 'idle' || type === 'play') {
+          const state = type === 'play' ? 'playing' : audio.ended ? 'ended' : 'paused';
+          // Said as well as shown, once (the end comes as pause and ended): autoplay, the end and a
+          // pause from elsewhere (another player starting) are news to a screen reader user.
+          if (state !== this.state) this.say(this.t[state]);
+          this.set(state);
+        }
         this.dispatchEvent(new Event(type));
       });
     }
@@ -137,6 +143,7 @@ export class TtsPlayer extends Companion {
       return;
     }
     this.set('loading');
+    this.note = this.t.loading;
     const signal = this.#abort.signal;
     let started = false;
     this.#streaming(true);
@@ -220,6 +227,7 @@ export class TtsPlayer extends Companion {
       <button
         part="play"
         aria-label=${blocked ? t.tapToPlay : playing ? t.pause : t.play}
+        aria-disabled=${this.state === 'loading'}
         ?data-primary=${blocked}
         ?disabled=${!this.messageId && !this.text}
         @click=${() => (playing ? this.pause() : this.play())}
@@ -229,7 +237,7 @@ export class TtsPlayer extends Companion {
       <button
         part="stop"
         aria-label=${t.stop}
-        ?disabled=${this.state === 'idle' || this.state === 'error'}
+        ?disabled=${!this.state || this.state === 'idle' || this.state === 'error'}
         @click=${this.#onStop}
       >
         ${STOP}

@@ -48,6 +48,21 @@ describe('<conversation-list>', () => {
     expect(el.shadowRoot!.activeElement).to.equal(more, 'after');
   });
 
+  it('keeps the keyboard focus in the element when "Load more" goes with the last page', async () => {
+    const url = await newUser();
+    await conversations(url, 2, 2);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} page-size="1"></conversation-list>`);
+    await until(() => el.conversations.length === 1, 'the first page');
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, '[part=more]')!.focus();
+    await pressSpace();
+    await until(() => el.conversations.length === 2 && el.matches(':state(ready)'), 'the last page');
+    await el.updateComplete;
+    expect(!$(el, '[part=more]')).to.equal(true);
+    expect(document.activeElement).to.equal(el);
+    expect(el.shadowRoot!.activeElement).to.equal($(el, '[part=container]'));
+  });
+
   it('loads the next pages as the end scrolls into view with infinite-scroll', async () => {
     const url = await newUser();
     await conversations(url, 30, 15);
@@ -149,6 +164,87 @@ describe('<conversation-list>', () => {
     await el.reload();
     expect(el.conversations.map((c) => c.id)).to.not.include(gone);
     expect(el.conversations.length).to.equal(2);
+  });
+
+  it('starts the keyboard on the chosen conversation, so Rename and Delete act on it, after a reload too', async () => {
+    const url = await newUser();
+    // Most recently active first: made[0] is listed last.
+    const made = await conversations(url, 3);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} selected=${made[0]!.conversation_id}></conversation-list>`);
+    await settled(el);
+    await el.updateComplete;
+    const list = $(el, '[part=list]')!;
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o2');
+    expect($(el, '#o2')!.getAttribute('part')).to.equal('option option-selected option-active');
+    key(el, 'Delete');
+    await el.updateComplete;
+    expect($(el, '[part=confirm]')!.textContent).to.contain(`Delete “${el.conversations[2]!.name}”?`);
+    $<HTMLButtonElement>(el, '[part=confirm] button:not([data-primary])')!.click();
+    // The host chooses another: the keyboard follows it.
+    el.selected = made[2]!.conversation_id;
+    await el.updateComplete;
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o0');
+    el.selected = made[1]!.conversation_id;
+    await el.reload();
+    await el.updateComplete;
+    expect(list.getAttribute('aria-activedescendant')).to.equal('o1');
+    // The ring on the chosen row is inside it, in the colour of its text (the accent would not show on the accent).
+    const row = getComputedStyle($(el, '#o1')!);
+    expect(row.outlineColor).to.equal(row.color);
+    expect(row.outlineOffset).to.equal('-3px');
+    list.focus();
+    if (list.matches(':focus-visible')) expect(getComputedStyle($(el, '#o1')!).outlineColor).to.equal(row.color);
+  });
+
+  it('keeps a name being typed when the host reloads, and reloads once the rename closes', async () => {
+    const url = await newUser();
+    await conversations(url, 2);
+    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url}></conversation-list>`);
+    await settled(el);
+    key(el, 'F2');
+    const input = await until(() => $<HTMLInputElement>(el, '[part=name-input]'), 'the rename input');
+    input.value = 'Half typed';
+    // The demo reloads the list after every reply, as a host would.
+    await chat(url, 'A reply meanwhile');
+    await el.reload();
+    await el.updateComplete;
+    expect($<HTMLInputElement>(el, '[part=name-input]')).to.equal(input);
+    expect(input.value).to.equal('Half typed');
+    expect(el.conversations.length).to.equal(2);
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await until(() => el.conversations.length === 3 && el.matches(':state(ready)'), 'the reload that waited');
+  });
+
+  it('says what went wrong in the page language when the answer is not the service’s (a proxy’s 502 page)', async () => {
+    const url = await newUser();
+    const realFetch = window.fetch;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const [target] = args;
+      if (!/\/conversations\?/.test(String(target instanceof Request ? target.url : target))) return realFetch(...args);
+      await held;
+      return new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
+    };
+    try {
+      const box = await fixture<HTMLElement>(html`<div lang="ja"><conversation-list session-url=${url}></conversation-list></div>`);
+      const el = box.firstElementChild as ConversationList;
+      const errors: { code: string; message: string; status: number }[] = [];
+      el.addEventListener('companion-error', (e) => errors.push(e.detail));
+      // The listing fails once the Japanese terms are in.
+      await until(() => $(el, '[part=sort]')!.textContent!.includes('並べ替え'), 'the Japanese terms');
+      release();
+      await settled(el);
+      await el.updateComplete;
+      expect($(el, '[part=error]')!.textContent).to.equal('エラーが発生しました。');
+      // The event keeps what came, for the developer.
+      expect(errors).to.have.length(1);
+      expect(errors[0]).to.include({ code: 'internal_server_error', status: 502 });
+      expect(errors[0]!.message).to.contain('502 Bad Gateway');
+    } finally {
+      release();
+      window.fetch = realFetch;
+    }
   });
 
   it('↓ past the last loaded option loads the next page and moves into it', async () => {

@@ -148,6 +148,8 @@ describe('<conversation-variables>', () => {
     input.dispatchEvent(new Event('input'));
     await until(() => $(el, '#e-filter'), 'the filter error');
     expect($(el, '#e-filter')!.textContent).to.equal('Use letters, digits, “.”, “_” and “-” only.');
+    // Not where the focus is (the filter's input names it only), so announced as it appears.
+    expect($(el, '#e-filter')!.getAttribute('role')).to.equal('alert');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
     expect(el.filter).to.equal('cons');
     expect(errors).to.deep.equal([]);

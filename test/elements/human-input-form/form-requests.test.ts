@@ -105,4 +105,25 @@ describe('FormRequests', () => {
     expect(second.log).to.deep.equal(['ready', 'submitting', 'taken']);
     expect(second.forms.open).to.not.be.undefined;
   });
+
+  it('shows a failure that is not the service’s answer (a proxy’s 502 page) as the localized error, the form kept', async () => {
+    const el = await opened();
+    const realFetch = window.fetch;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      if ((args[1]?.method ?? 'GET') !== 'POST') return realFetch(...args);
+      return new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
+    };
+    const errors: FormErrorEvent[] = [];
+    el.addEventListener('form-error', (e) => errors.push(e));
+    try {
+      await el.requests.submit(el.forms.open!, 'send');
+    } finally {
+      window.fetch = realFetch;
+    }
+    expect(errors.map((e) => [e.error.status, e.error.code])).to.deep.equal([[502, 'internal_server_error']]);
+    expect(errors[0]!.error.message).to.contain('502 Bad Gateway');
+    expect(el.problems).to.deep.equal([[termsFor('en').error, undefined]]);
+    expect(el.log).to.deep.equal(['ready', 'submitting', 'ready']);
+    expect(el.forms.open).to.not.be.undefined;
+  });
 });

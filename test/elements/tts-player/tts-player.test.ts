@@ -47,19 +47,28 @@ describe('<tts-player>', function () {
     expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Play');
     await expectNoAxeViolations(el);
 
+    const status = () => el.shadowRoot!.querySelector('[part=status]')!.textContent!.replace(/\u200b/g, '');
     const played = oneEvent(el, 'play');
     $(el, '[part=play]').click();
     expect(el.matches(':state(loading)')).to.equal(true);
+    // Waiting for the audio is said, and Play is unavailable meanwhile (presses are ignored).
+    await el.updateComplete;
+    expect(status()).to.equal('Loading…');
+    expect($(el, '[part=play]').getAttribute('aria-disabled')).to.equal('true');
     await played;
     await until(() => el.currentTime > 0.05, 'playback', 15_000);
     expect(el.matches(':state(playing)')).to.equal(true);
     await el.updateComplete;
     expect($(el, '[part=play]').getAttribute('aria-label')).to.equal('Pause');
+    expect($(el, '[part=play]').getAttribute('aria-disabled')).to.equal('false');
+    expect(status()).to.equal('Playing.');
     await until(() => el.shadowRoot!.querySelector<HTMLProgressElement>('[part=progress]')!.value > 0, 'the progress');
     expect(el.shadowRoot!.querySelector('[part=time]')!.textContent).to.match(/^0:0\d \/ 0:\d\d$/);
 
     $(el, '[part=play]').click();
     await until(() => el.matches(':state(paused)'), 'the pause');
+    await el.updateComplete;
+    expect(status()).to.equal('Paused.');
     // WebKit settles the position some milliseconds after its pause event (longer on a busy
     // machine): the paused position is the one two reads 50 ms apart agree on.
     let at = -1;
@@ -100,6 +109,8 @@ describe('<tts-player>', function () {
       if (voice === 'nova') {
         await oneEvent(el, 'ended');
         await until(() => el.matches(':state(ended)'), 'the ended state');
+        await el.updateComplete;
+        expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Finished.');
       }
       el.remove();
     }
@@ -172,6 +183,13 @@ describe('<tts-player>', function () {
       HTMLMediaElement.prototype.play = play;
       el.remove();
     }
+  });
+
+  it('without a session-url, says so and offers nothing to stop', async () => {
+    const el = await fixture<TtsPlayer>(html`<tts-player text="Hello."></tts-player>`);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=error]')!.textContent).to.contain('session-url');
+    expect($(el, '[part=stop]').disabled).to.equal(true);
   });
 
   it('shows what the service refuses, in the page language', async () => {
