@@ -2,6 +2,7 @@
 import type {
   DatasetDocument,
   DocForm,
+  DocumentDisplayStatus,
   DocumentIndexingStatus,
   DocumentStatusAction,
   IndexingTechnique,
@@ -11,6 +12,7 @@ import type {
 import { ApiError, badParam, notFound } from '../errors.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { embeddingOrDefault } from './datasets.js';
+import { pageOf, type Paging } from './paging.js';
 import { checkProcessRule, resolveRule, type ProcessRuleInput } from './process-rules.js';
 import {
   archivedImmutable,
@@ -127,16 +129,13 @@ export function saveDocument(state: KnowledgeState, ds: DatasetRecord, input: Sa
   return { document: documentJSON(doc, ds.doc_metadata), batch };
 }
 
-/** `limit` as asked (echoed, and what `has_more` compares with), `perPage` what a page holds. */
-export function listDocuments(ds: DatasetRecord, query: { page: number; limit: number; perPage: number; keyword?: string; status?: string }): KnowledgePage<DatasetDocument> {
+export function listDocuments(ds: DatasetRecord, query: { paging: Paging; keyword?: string; status?: DocumentDisplayStatus }): KnowledgePage<DatasetDocument> {
   let list = [...ds.documents].sort((a, b) => b.created_at - a.created_at || b.position - a.position);
   if (query.keyword) list = list.filter((d) => d.name.includes(query.keyword!));
   if (query.status) list = list.filter((d) => displayStatus(d) === query.status);
-  const total = list.length;
-  const { perPage } = query;
-  const items = list.slice((query.page - 1) * perPage, query.page * perPage);
   // Dify's `len(documents) == query_params.limit`: a full page says there is more, even the last.
-  return { data: items.map((d) => documentJSON(d, ds.doc_metadata)), has_more: items.length === query.limit, limit: query.limit, total, page: query.page };
+  const { items, ...page } = pageOf(list, query.paging);
+  return { data: items.map((d) => documentJSON(d, ds.doc_metadata)), ...page };
 }
 
 export function indexingStatus(ds: DatasetRecord, batch: string): DocumentIndexingStatus[] {

@@ -37,7 +37,7 @@ export type Route = (
 /** Path parameters the real service routes as `<uuid:…>`. */
 const UUID_PARAMS = ['dataset_id', 'document_id', 'segment_id', 'child_chunk_id', 'metadata_id'];
 
-export const MAX_LIMIT = 100;
+export { MAX_LIMIT } from './paging.js';
 
 /**
  * Wraps handlers with the checks every knowledge route makes. The subscription's rate limit counts
