@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ComparisonOperator, MetadataFieldType } from '../../protocol/index.js';
 import { badParam } from '../errors.js';
+import { pythonStrip } from '../python-str.js';
 import { validationMessage, valueError } from '../validation.js';
 
 export { parseOrThrow, parsePayload, validationMessage, valueError } from '../validation.js';
@@ -284,7 +285,13 @@ export const segmentsCreateSchema = z.object({
   segments: z
     .array(
       z.object({
-        content: z.string().min(1),
+        // `SegmentCreateItemPayload.validate_content`, which runs only once `min_length=1` passed.
+        content: z
+          .string()
+          .min(1)
+          .superRefine((value, ctx) => {
+            if (value && !pythonStrip(value)) valueError(ctx, [], 'Content is empty');
+          }),
         answer: z.string().nullable().optional(),
         keywords: z.array(z.string()).nullable().optional(),
         attachment_ids: z.array(z.string()).nullable().optional(),
