@@ -20,6 +20,7 @@ import {
   displayStatus,
   DOC_FORMS,
   newDocument,
+  textBytes,
   uploadFile,
   type DatasetRecord,
   type DocumentRecord,
@@ -41,7 +42,7 @@ export interface SaveDocumentInput {
   embedding_model?: string | null;
   embedding_model_provider?: string | null;
   /** The uploaded file a document by file comes from; by text, a text file of the text. */
-  file?: { size: number; extension: string; mime_type: string };
+  file?: { extension: string; mime_type: string; bytes: Uint8Array };
 }
 
 export function requireDocument(ds: DatasetRecord, documentId: string): DocumentRecord {
@@ -95,8 +96,8 @@ export function saveDocument(state: KnowledgeState, ds: DatasetRecord, input: Sa
   const now = nowSeconds();
   const batch = batchId();
   const file: UploadFileRecord = input.file
-    ? uploadFile(input.name, input.file.size, state.owner.id, now, input.file.extension, input.file.mime_type)
-    : uploadFile(input.name, Buffer.byteLength(input.text, 'utf8'), state.owner.id, now);
+    ? uploadFile(input.name, input.file.bytes, state.owner.id, now, input.file.extension, input.file.mime_type)
+    : uploadFile(input.name, textBytes(input.text), state.owner.id, now);
   let doc: DocumentRecord;
   if (original) {
     doc = original;
@@ -247,7 +248,7 @@ export function updateDocument(
   return saveDocument(state, ds, {
     name: input.name ?? doc.name,
     text: input.text ?? doc.text,
-    file: input.file ?? (input.text === undefined ? { size: doc.upload_file.size, extension: doc.upload_file.extension, mime_type: doc.upload_file.mime_type } : undefined),
+    file: input.file ?? (input.text === undefined ? { extension: doc.upload_file.extension, mime_type: doc.upload_file.mime_type, bytes: doc.upload_file.bytes } : undefined),
     process_rule: input.process_rule,
     original_document_id: doc.id,
     doc_form: input.doc_form ?? doc.doc_form,

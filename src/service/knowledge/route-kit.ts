@@ -5,6 +5,7 @@
  */
 import { UUID_PATTERN, type Operation } from '../../protocol/index.js';
 import { ApiError, NOT_FOUND_TEXT } from '../errors.js';
+import type { UploadStore } from '../files/uploads.js';
 import type { Params, Router } from '../router.js';
 import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
 import { checkDatasetModel } from './datasets.js';
@@ -18,6 +19,8 @@ export interface KnowledgeRouteDeps {
   /** Null when the subscription has no knowledge rate limit. */
   limit: SlidingWindowLimit | null;
   tenantId: string;
+  /** Signs the links to documents' files (the app side's signed preview links). */
+  uploads: UploadStore;
 }
 
 export interface Call {

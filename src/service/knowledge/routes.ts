@@ -25,6 +25,7 @@ import { retrieve } from './retrieval.js';
 import { listPaging } from './paging.js';
 import { idParam, knowledgeRoute, noContent, requireEmbeddingProvider, type Call, type KnowledgeRouteDeps } from './route-kit.js';
 import { registerChunkRoutes } from './routes-chunks.js';
+import { registerDownloadRoutes } from './routes-downloads.js';
 import { registerWorkspaceRoutes } from './routes-workspace.js';
 import { datasetJSON, documentDetailJSON, type DocumentDetailView } from './serialise.js';
 import type { KnowledgeStore } from './store.js';
@@ -181,6 +182,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     json({ data: indexingStatus(dataset, params.batch ?? '') }),
   );
 
+  registerDownloadRoutes(route, deps.uploads);
   registerChunkRoutes(route, store);
 
   // Retrieval

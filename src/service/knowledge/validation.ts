@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ComparisonOperator, MetadataFieldType } from '../../protocol/index.js';
 import { badParam } from '../errors.js';
 import { pythonStrip } from '../python-str.js';
+import { pydanticUuid } from '../pydantic-uuid.js';
 import { validationMessage, valueError } from '../validation.js';
 
 export { parseOrThrow, parsePayload, validationMessage, valueError } from '../validation.js';
@@ -311,6 +312,10 @@ export const segmentUpdateSchema = z.object({
     summary: z.string().nullable().optional(),
   }),
 });
+
+/** `DocumentBatchDownloadZipPayload`: `document_ids: list[UUID]`, 1 to `DOCUMENT_BATCH_DOWNLOAD_ZIP_MAX_DOCS`. */
+export const MAX_ZIP_DOCUMENTS = 100;
+export const documentsZipSchema = z.object({ document_ids: z.array(pydanticUuid).min(1).max(MAX_ZIP_DOCUMENTS) });
 
 export const childChunkSchema = z.object({ content: z.string().min(1) });
 
