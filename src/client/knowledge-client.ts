@@ -13,6 +13,8 @@ import type {
   DatasetTagsResponse,
   DocumentDetail,
   DocumentDetailMetadata,
+  DocumentDownloadUrl,
+  DocumentUploadFile,
   DocumentMetadataRequest,
   MetadataField,
   MetadataFieldsResponse,
@@ -158,6 +160,25 @@ export class KnowledgeClient {
   /** `DELETE /datasets/{dataset_id}/documents/{document_id}` (not while it is being indexed, nor archived). */
   async deleteDocument(datasetId: string, documentId: string, signal?: AbortSignal): Promise<void> {
     await this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.deleteDocument, datasetId, documentId), { signal });
+  }
+
+  /** `GET /datasets/{dataset_id}/documents/{document_id}/download`: a signed link (valid minutes) that downloads the document's original file. */
+  getDocumentDownloadUrl(datasetId: string, documentId: string, signal?: AbortSignal): Promise<DocumentDownloadUrl> {
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getDocumentDownloadUrl, datasetId, documentId), { signal });
+  }
+
+  /**
+   * `POST /datasets/{dataset_id}/documents/download-zip`: the raw response, a ZIP of the documents'
+   * original files (1 to 100 ids; duplicate names get ` (1)`, ` (2)`… before the extension), so it
+   * can be streamed to disk; `Content-Disposition` names it. Errors throw like every other call.
+   */
+  downloadDocumentsZip(datasetId: string, documentIds: string[], signal?: AbortSignal): Promise<Response> {
+    return this.transport.send(...requestOf(KNOWLEDGE_OPERATIONS.downloadDocumentsZip, datasetId), { json: { document_ids: documentIds }, signal });
+  }
+
+  /** `GET /datasets/{dataset_id}/documents/{document_id}/upload-file` (older builds): the document's file and signed links to it. */
+  getDocumentUploadFile(datasetId: string, documentId: string, signal?: AbortSignal): Promise<DocumentUploadFile> {
+    return this.transport.json(...requestOf(KNOWLEDGE_OPERATIONS.getDocumentUploadFile, datasetId, documentId), { signal });
   }
 
   /** `GET /datasets/{dataset_id}/documents`. */

@@ -29,6 +29,10 @@ export const KNOWLEDGE_OPERATIONS = {
   deleteDocument: { method: 'DELETE', path: '/datasets/{dataset_id}/documents/{document_id}' },
   updateDocumentStatus: { method: 'PATCH', path: '/datasets/{dataset_id}/documents/status/{action}' },
   getIndexingStatus: { method: 'GET', path: '/datasets/{dataset_id}/documents/{batch}/indexing-status' },
+  getDocumentDownloadUrl: { method: 'GET', path: '/datasets/{dataset_id}/documents/{document_id}/download' },
+  downloadDocumentsZip: { method: 'POST', path: '/datasets/{dataset_id}/documents/download-zip' },
+  // Older builds (newer ones answer `getDocumentDownloadUrl` instead).
+  getDocumentUploadFile: { method: 'GET', path: '/datasets/{dataset_id}/documents/{document_id}/upload-file' },
 
   // Chunks
   listSegments: { method: 'GET', path: SEGMENTS },

@@ -245,6 +245,27 @@ export interface DocumentListQuery {
   status?: DocumentDisplayStatus;
 }
 
+/** `GET …/documents/{document_id}/download`: a signed, expiring link that downloads the document's original file. */
+export interface DocumentDownloadUrl { url: string }
+
+/** `POST …/documents/download-zip`: 1 to 100 ids of the knowledge base's documents; the answer is a ZIP of their files. */
+export interface DocumentsZipRequest { document_ids: string[] }
+
+/** `GET …/documents/{document_id}/upload-file` (older builds): the document's uploaded file and signed links to it. */
+export interface DocumentUploadFile {
+  id: string;
+  name: string;
+  size: number;
+  extension: string;
+  /** Signed preview link; `download_url` is the same with `&as_attachment=true`. */
+  url: string;
+  download_url: string;
+  mime_type: string;
+  created_by: string;
+  /** Epoch seconds as a float (Dify's `datetime.timestamp()`). */
+  created_at: number;
+}
+
 /** Answer of create-by-text: the document and the batch id used to follow indexing. */
 export interface CreateDocumentResponse { document: DatasetDocument; batch: string }
 

@@ -39,3 +39,12 @@ function quote(text: string): string {
   }
   return mark + out + mark;
 }
+
+/** Python's whitespace (`str.isspace`): JavaScript's `\s` without the BOM, with the 0x1c–0x1f separators and NEL. */
+const PY_WHITESPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_STRIP = new RegExp(`^[${PY_WHITESPACE}]+|[${PY_WHITESPACE}]+$`, 'g');
+
+/** Python's `str.strip()`, where the real service tests a value with it (`if not value.strip()`). */
+export function pythonStrip(text: string): string {
+  return text.replace(PY_STRIP, '');
+}

@@ -86,7 +86,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
   messageRoutes(router);
   audioRoutes(router);
   appRoutes(router);
-  const knowledge = knowledgeRoutes(router, options.fixture);
+  const knowledge = knowledgeRoutes(router, options.fixture, context.uploads);
   const qaRouter = new Router<ServiceContext>();
   qaRoutes(qaRouter, {
     reset() {

@@ -35,11 +35,11 @@ function pydanticMessage(issue: RawIssue): string | undefined {
     }
     case 'too_big':
       if (issue.origin === 'string') return `String should have at most ${issue.maximum} character${Number(issue.maximum) === 1 ? '' : 's'}`;
-      if (issue.origin === 'array') return `List should have at most ${issue.maximum} item${Number(issue.maximum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'array') return `List should have at most ${issue.maximum} item${Number(issue.maximum) === 1 ? '' : 's'} after validation, not ${listLength(input)}`;
       return `Input should be less than${issue.inclusive ? ' or equal to' : ''} ${issue.maximum}`;
     case 'too_small':
       if (issue.origin === 'string') return `String should have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? '' : 's'}`;
-      if (issue.origin === 'array') return `List should have at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
+      if (issue.origin === 'array') return `List should have at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'} after validation, not ${listLength(input)}`;
       return `Input should be greater than${issue.inclusive ? ' or equal to' : ''} ${issue.minimum}`;
     case 'invalid_value': {
       const values = issue.values.map((v) => `'${String(v)}'`);
@@ -52,6 +52,9 @@ function pydanticMessage(issue: RawIssue): string | undefined {
       return undefined;
   }
 }
+
+/** pydantic names a list's length in its length errors (`…after validation, not 0`). */
+const listLength = (input: unknown) => (Array.isArray(input) ? input.length : '');
 
 function pathText(path: PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');

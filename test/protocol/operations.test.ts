@@ -218,6 +218,9 @@ describe('the clients send the table\'s method and path', () => {
     await c.deleteDocument(ID, ID);
     await c.listDocuments(ID);
     await c.getIndexingStatus(ID, ID);
+    await c.getDocumentDownloadUrl(ID, ID);
+    await c.downloadDocumentsZip(ID, [ID]);
+    await c.getDocumentUploadFile(ID, ID);
     await c.updateDocumentStatus(ID, 'enable', [ID]);
     await c.listSegments(ID, ID, { status: ['completed'] });
     await c.createSegments(ID, ID, { segments: [{ content: 'c' }] });

@@ -240,8 +240,14 @@ describe('chunks', () => {
     const { datasetId, documentId } = await withDocument();
     const res = await raw('POST', `/datasets/${datasetId}/documents/${documentId}/segments`, { segments: [] });
     assert.equal(res.status, 400);
-    assert.deepEqual(await res.json(), { error: '1 validation error for SegmentCreatePayload\nsegments\n  List should have at least 1 item' });
-    await rejects(h.kc.createSegments(datasetId, documentId, { segments: [{ content: '   ' }] }), { status: 400, code: 'invalid_param', message: 'Content is empty' });
+    assert.deepEqual(await res.json(), { error: '1 validation error for SegmentCreatePayload\nsegments\n  List should have at least 1 item after validation, not 0' });
+    // A blank chunk fails the payload's own validator (`validate_content`), so it gets the bare {"error"} too.
+    const blank = await raw('POST', `/datasets/${datasetId}/documents/${documentId}/segments`, { segments: [{ content: 'ok' }, { content: ' \t\n' }] });
+    assert.equal(blank.status, 400);
+    assert.deepEqual(await blank.json(), { error: '1 validation error for SegmentCreatePayload\nsegments.1.content\n  Value error, Content is empty' });
+    // The empty string fails `min_length=1` first, and the validator does not run.
+    const empty = await raw('POST', `/datasets/${datasetId}/documents/${documentId}/segments`, { segments: [{ content: '' }] });
+    assert.deepEqual(await empty.json(), { error: '1 validation error for SegmentCreatePayload\nsegments.0.content\n  String should have at least 1 character' });
     const faq = (await h.kc.listDocuments(SUPPORT_FAQ_ID)).data[0]!;
     await rejects(h.kc.createSegments(SUPPORT_FAQ_ID, faq.id, { segments: [{ content: 'Q?' }] }), { status: 400, code: 'invalid_param', message: 'Answer is required' });
     await rejects(h.kc.createSegments(SUPPORT_FAQ_ID, faq.id, { segments: [{ content: 'Q?', answer: '  ' }] }), { status: 400, code: 'invalid_param', message: 'Answer is empty' });

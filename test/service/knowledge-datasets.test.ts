@@ -405,9 +405,26 @@ describe('GET /datasets and /datasets/{id}', () => {
     assert.deepEqual(created, [...created].sort((a, b) => b - a));
     const second = await kc.listDatasets({ limit: 2, page: 2 });
     assert.deepEqual(second.data.map((d) => d.id), all.data.slice(2, 4).map((d) => d.id));
+    // A page holds at most 100; the limit is echoed as asked, and `has_more` compares with it.
     const capped = await kc.listDatasets({ limit: 1000 });
-    assert.equal(capped.limit, 100);
-    await rejects(kc.listDatasets({ page: 0 }), { status: 400, code: 'invalid_param', message: /page/ });
+    assert.deepEqual([capped.limit, capped.data.length, capped.has_more], [1000, all.data.length, false]);
+    await rejects(kc.listDatasets({ page: 'x' as never }), { status: 400, code: 'invalid_param', message: /page/ });
+  });
+
+  test("page and limit below 1 fall back as flask-sqlalchemy's paginate(error_out=False) does, and are echoed as asked", async () => {
+    const all = await kc.listDatasets({ limit: 100 });
+    const first = await kc.listDatasets({ limit: 2 });
+    for (const page of [0, -1]) {
+      const fallback = await kc.listDatasets({ limit: 2, page });
+      assert.deepEqual(fallback.data.map((d) => d.id), first.data.map((d) => d.id), `page=${page} serves page 1`);
+      assert.deepEqual([fallback.page, fallback.limit, fallback.has_more], [page, 2, true]);
+    }
+    // A limit below 1 serves 20 a page; `has_more` is `len(datasets) == limit`, so false here.
+    const zero = await kc.listDatasets({ limit: 0 });
+    assert.deepEqual([zero.data.length, zero.limit, zero.page, zero.has_more, zero.total], [Math.min(all.total, 20), 0, 1, false, all.total]);
+    // Dify's `has_more` is a full page, not `page * limit < total`.
+    const exact = await kc.listDatasets({ limit: all.total });
+    assert.equal(exact.has_more, true);
   });
 
   test('keyword, tags and include_all', async () => {

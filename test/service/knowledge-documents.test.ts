@@ -340,8 +340,41 @@ describe('GET /datasets/{id}/documents', () => {
     assert.deepEqual((await kc.listDocuments(ds.id, { keyword: 'amm' })).data.map((d) => d.name), ['gamma']);
     assert.equal((await kc.listDocuments(ds.id, { status: 'available' })).total, 3);
     assert.equal((await kc.listDocuments(ds.id, { status: 'disabled' })).total, 0);
-    await rejects(kc.listDocuments(ds.id, { status: 'gone' as never }), { status: 400, code: 'invalid_param', message: /status/ });
     await rejects(kc.listDocuments(ds.id, { limit: 'x' as never }), { status: 400, code: 'invalid_param', message: /limit/ });
+  });
+
+  test("an unknown status filters nothing; any case and the aliases 'active', 'enabled' (normalize_display_status)", async () => {
+    const ds = await newDataset();
+    for (const name of ['alpha', 'beta']) await indexed(ds.id, { name, text: `${name} text.` });
+    const [beta] = (await kc.listDocuments(ds.id)).data;
+    await kc.updateDocumentStatus(ds.id, 'disable', [beta!.id]);
+    const names = async (status: string) => (await kc.listDocuments(ds.id, { status: status as never })).data.map((d) => d.name);
+    assert.deepEqual(await names('gone'), ['beta', 'alpha']);
+    assert.deepEqual(await names('AVAILABLE'), ['alpha']);
+    assert.deepEqual(await names('active'), ['alpha']);
+    assert.deepEqual(await names('Enabled'), ['alpha']);
+    assert.deepEqual(await names('disabled'), ['beta']);
+  });
+
+  test("page and limit below 1 fall back as flask-sqlalchemy's paginate(error_out=False) does, and are echoed as asked", async () => {
+    const ds = await newDataset();
+    for (let i = 0; i < 3; i++) await indexed(ds.id, { name: `doc ${i}`, text: `text ${i}.` });
+    type Page = { data: unknown[]; has_more: boolean; limit: number; total: number; page: number };
+    const list = async (query: string) => {
+      const res = await fetch(`${h.url}/datasets/${ds.id}/documents${query}`, { headers: { Authorization: 'Bearer dataset-demo' } });
+      assert.equal(res.status, 200, query);
+      const b = (await res.json()) as Page;
+      return [b.data.length, b.page, b.limit, b.has_more, b.total];
+    };
+    // A page below 1 serves the first page.
+    assert.deepEqual(await list('?page=0&limit=2'), [2, 0, 2, true, 3]);
+    assert.deepEqual(await list('?page=-1&limit=2'), [2, -1, 2, true, 3]);
+    // A limit below 1 serves 20 a page; `has_more` still compares with the limit asked.
+    assert.deepEqual(await list('?limit=0'), [3, 1, 0, false, 3]);
+    assert.deepEqual(await list('?limit=-5&page=0'), [3, 0, -5, false, 3]);
+    const empty = await newDataset();
+    const none = (await (await fetch(`${h.url}/datasets/${empty.id}/documents?limit=0`, { headers: { Authorization: 'Bearer dataset-demo' } })).json()) as Page;
+    assert.deepEqual([none.data, none.has_more], [[], true], '`len([]) == 0`');
   });
 });
 

@@ -3,6 +3,7 @@ import type { Dataset, DatasetPermission, IndexingTechnique, KnowledgePage, Meta
 import { ApiError, badParam } from '../errors.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { NO_EMBEDDING_MODEL } from './models.js';
+import { pageOf, type Paging } from './paging.js';
 import { DEFAULT_EXTERNAL_RETRIEVAL, duplicateName, summarySetting, type DatasetRecord } from './records.js';
 import { datasetJSON } from './serialise.js';
 import type { KnowledgeState } from './state.js';
@@ -67,7 +68,7 @@ function visibleToOwner(state: KnowledgeState, d: DatasetRecord): boolean {
 
 export function listDatasets(
   state: KnowledgeState,
-  query: { page: number; limit: number; keyword?: string; include_all: boolean; tag_ids: string[] },
+  query: { paging: Paging; keyword?: string; include_all: boolean; tag_ids: string[] },
 ): KnowledgePage<Dataset> {
   let list = [...state.datasets].sort((a, b) => b.created_at - a.created_at || a.id.localeCompare(b.id));
   if (!query.include_all) list = list.filter((d) => visibleToOwner(state, d));
@@ -76,9 +77,8 @@ export function listDatasets(
     list = list.filter((d) => d.name.toLowerCase().includes(kw));
   }
   if (query.tag_ids.length) list = list.filter((d) => d.tags.some((t) => query.tag_ids.includes(t)));
-  const total = list.length;
-  const items = list.slice((query.page - 1) * query.limit, query.page * query.limit);
-  return { data: items.map((d) => datasetJSON(d, 'list', state)), has_more: query.page * query.limit < total, limit: query.limit, total, page: query.page };
+  const { items, ...page } = pageOf(list, query.paging);
+  return { data: items.map((d) => datasetJSON(d, 'list', state)), ...page };
 }
 
 export function createDataset(state: KnowledgeState, input: CreateDatasetInput): Dataset {

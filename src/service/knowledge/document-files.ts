@@ -21,7 +21,7 @@ const TEXT_TYPES: Record<string, string> = {
 };
 
 /** What is read of an uploaded file part. */
-export interface FilePart { name: string; size: number; text(): Promise<string> }
+export interface FilePart { name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> }
 
 export interface DocumentFile {
   name: string;
@@ -29,6 +29,8 @@ export interface DocumentFile {
   size: number;
   extension: string;
   mime_type: string;
+  /** The file as sent: the download routes give these bytes back, not the text read from them. */
+  bytes: Uint8Array;
 }
 
 
@@ -98,9 +100,10 @@ export async function documentFile(files: FilePart[], fileFields: number, requir
   const extension = dot >= 0 ? file.name.slice(dot + 1).toLowerCase() : '';
   const mime = TEXT_TYPES[extension];
   if (!mime) throw new ApiError(415, 'unsupported_file_type', 'File type not allowed.');
-  let text = await file.text();
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text = new TextDecoder().decode(bytes);
   if (extension === 'html' || extension === 'htm') text = htmlText(text);
-  return { name: file.name, text, size: file.size, extension, mime_type: mime };
+  return { name: file.name, text, size: file.size, extension, mime_type: mime, bytes };
 }
 
 /** The readable text of an HTML page: scripts and styles dropped, tags removed, entities of the common five decoded. */

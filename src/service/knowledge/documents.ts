@@ -2,6 +2,7 @@
 import type {
   DatasetDocument,
   DocForm,
+  DocumentDisplayStatus,
   DocumentIndexingStatus,
   DocumentStatusAction,
   IndexingTechnique,
@@ -11,6 +12,7 @@ import type {
 import { ApiError, badParam, notFound } from '../errors.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { embeddingOrDefault } from './datasets.js';
+import { pageOf, type Paging } from './paging.js';
 import { checkProcessRule, resolveRule, type ProcessRuleInput } from './process-rules.js';
 import {
   archivedImmutable,
@@ -18,6 +20,7 @@ import {
   displayStatus,
   DOC_FORMS,
   newDocument,
+  textBytes,
   uploadFile,
   type DatasetRecord,
   type DocumentRecord,
@@ -39,7 +42,7 @@ export interface SaveDocumentInput {
   embedding_model?: string | null;
   embedding_model_provider?: string | null;
   /** The uploaded file a document by file comes from; by text, a text file of the text. */
-  file?: { size: number; extension: string; mime_type: string };
+  file?: { extension: string; mime_type: string; bytes: Uint8Array };
 }
 
 export function requireDocument(ds: DatasetRecord, documentId: string): DocumentRecord {
@@ -93,8 +96,8 @@ export function saveDocument(state: KnowledgeState, ds: DatasetRecord, input: Sa
   const now = nowSeconds();
   const batch = batchId();
   const file: UploadFileRecord = input.file
-    ? uploadFile(input.name, input.file.size, state.owner.id, now, input.file.extension, input.file.mime_type)
-    : uploadFile(input.name, Buffer.byteLength(input.text, 'utf8'), state.owner.id, now);
+    ? uploadFile(input.name, input.file.bytes, state.owner.id, now, input.file.extension, input.file.mime_type)
+    : uploadFile(input.name, textBytes(input.text), state.owner.id, now);
   let doc: DocumentRecord;
   if (original) {
     doc = original;
@@ -127,16 +130,13 @@ export function saveDocument(state: KnowledgeState, ds: DatasetRecord, input: Sa
   return { document: documentJSON(doc, ds.doc_metadata), batch };
 }
 
-/** `limit` as asked (echoed, and what `has_more` compares with), `perPage` what a page holds. */
-export function listDocuments(ds: DatasetRecord, query: { page: number; limit: number; perPage: number; keyword?: string; status?: string }): KnowledgePage<DatasetDocument> {
+export function listDocuments(ds: DatasetRecord, query: { paging: Paging; keyword?: string; status?: DocumentDisplayStatus }): KnowledgePage<DatasetDocument> {
   let list = [...ds.documents].sort((a, b) => b.created_at - a.created_at || b.position - a.position);
   if (query.keyword) list = list.filter((d) => d.name.includes(query.keyword!));
   if (query.status) list = list.filter((d) => displayStatus(d) === query.status);
-  const total = list.length;
-  const { perPage } = query;
-  const items = list.slice((query.page - 1) * perPage, query.page * perPage);
   // Dify's `len(documents) == query_params.limit`: a full page says there is more, even the last.
-  return { data: items.map((d) => documentJSON(d, ds.doc_metadata)), has_more: items.length === query.limit, limit: query.limit, total, page: query.page };
+  const { items, ...page } = pageOf(list, query.paging);
+  return { data: items.map((d) => documentJSON(d, ds.doc_metadata)), ...page };
 }
 
 export function indexingStatus(ds: DatasetRecord, batch: string): DocumentIndexingStatus[] {
@@ -248,7 +248,7 @@ export function updateDocument(
   return saveDocument(state, ds, {
     name: input.name ?? doc.name,
     text: input.text ?? doc.text,
-    file: input.file ?? (input.text === undefined ? { size: doc.upload_file.size, extension: doc.upload_file.extension, mime_type: doc.upload_file.mime_type } : undefined),
+    file: input.file ?? (input.text === undefined ? { extension: doc.upload_file.extension, mime_type: doc.upload_file.mime_type, bytes: doc.upload_file.bytes } : undefined),
     process_rule: input.process_rule,
     original_document_id: doc.id,
     doc_form: input.doc_form ?? doc.doc_form,

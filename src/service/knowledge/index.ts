@@ -1,8 +1,9 @@
 /**
- * The knowledge side of the embedded service: `knowledgeRoutes(router, fixture)` adds every
+ * The knowledge side of the embedded service: `knowledgeRoutes(router, fixture, uploads)` adds every
  * knowledge route to the service's router, with its own state created from the fixture's
  * `knowledge` section (no section: every knowledge key is invalid).
  */
+import type { UploadStore } from '../files/uploads.js';
 import type { Fixture } from '../fixture.js';
 import type { Router } from '../router.js';
 import { KeyRing, SlidingWindowLimit } from './access.js';
@@ -17,7 +18,8 @@ export interface KnowledgeService {
   close(): void;
 }
 
-export function knowledgeRoutes<C>(router: Router<C>, fixture: Fixture): KnowledgeService {
+/** `uploads` signs the links to documents' files, and serves those files through its signed links. */
+export function knowledgeRoutes<C>(router: Router<C>, fixture: Fixture, uploads: UploadStore): KnowledgeService {
   const kn = fixture.knowledge;
   const store = new KnowledgeStore(kn, {
     stageDelayMs: kn?.indexing.stage_delay_ms ?? 25,
@@ -32,7 +34,8 @@ export function knowledgeRoutes<C>(router: Router<C>, fixture: Fixture): Knowled
   );
   const rate = kn?.subscription.knowledge_rate_limit;
   const limit = rate?.enabled ? new SlidingWindowLimit(rate.limit, rate.window_seconds * 1000) : null;
-  registerKnowledgeRoutes(router, { store, keys, limit, tenantId: fixture.tenant_id });
+  uploads.addLookup((id) => store.uploadFile(id));
+  registerKnowledgeRoutes(router, { store, keys, limit, tenantId: fixture.tenant_id, uploads });
   return {
     store,
     reset: () => (store.reset(), limit?.clear()),

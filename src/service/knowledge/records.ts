@@ -13,6 +13,7 @@ import type {
   MetadataFieldType,
   Segment,
   SummaryIndexSetting,
+  UploadedFile,
 } from '../../protocol/index.js';
 import { ApiError } from '../errors.js';
 import { uuid } from '../ids.js';
@@ -38,7 +39,11 @@ export const NOT_YET_INDEXED = {
   error: null,
 } as const;
 
-export type UploadFileRecord = { id: string; name: string; size: number; extension: string; mime_type: string; created_by: string; created_at: number };
+/**
+ * A document's uploaded file (Dify's `UploadFile` row, the one an app upload is, and its stored
+ * object): what the wire shows of it, and its original bytes, which the download routes serve.
+ */
+export type UploadFileRecord = Pick<UploadedFile, 'id' | 'name' | 'size' | 'extension' | 'mime_type' | 'created_by' | 'created_at'> & { bytes: Uint8Array };
 
 /** A document as stored; its indexing fields are those the indexing-status route answers. */
 export interface DocumentRecord extends Omit<DocumentIndexingStatus, 'id' | 'completed_segments' | 'total_segments'> {
@@ -155,9 +160,13 @@ export function summarySetting(s: { enable: boolean; model_name?: string | null;
   return { enable: s.enable, model_name: s.model_name ?? '', model_provider_name: s.model_provider_name ?? '', summary_prompt: s.summary_prompt ?? '' };
 }
 
-export function uploadFile(name: string, size: number, createdBy: string, createdAt: number, extension = 'txt', mimeType = 'text/plain'): UploadFileRecord {
-  return { id: uuid(), name: name.slice(0, 200), size, extension, mime_type: mimeType, created_by: createdBy, created_at: createdAt };
+/** A new upload file; without a type it is the text file Dify saves a document by text as. */
+export function uploadFile(name: string, bytes: Uint8Array, createdBy: string, createdAt: number, extension = 'txt', mimeType = 'text/plain'): UploadFileRecord {
+  return { id: uuid(), name: name.slice(0, 200), size: bytes.byteLength, extension, mime_type: mimeType, created_by: createdBy, created_at: createdAt, bytes };
 }
+
+/** A text's UTF-8 bytes, the file of a document created by text. */
+export const textBytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /** A new document record, queued for indexing. */
 export function newDocument(

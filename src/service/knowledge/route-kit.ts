@@ -5,6 +5,7 @@
  */
 import { UUID_PATTERN, type Operation } from '../../protocol/index.js';
 import { ApiError, NOT_FOUND_TEXT } from '../errors.js';
+import type { UploadStore } from '../files/uploads.js';
 import type { Params, Router } from '../router.js';
 import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
 import { checkDatasetModel } from './datasets.js';
@@ -18,6 +19,8 @@ export interface KnowledgeRouteDeps {
   /** Null when the subscription has no knowledge rate limit. */
   limit: SlidingWindowLimit | null;
   tenantId: string;
+  /** Signs the links to documents' files (the app side's signed preview links). */
+  uploads: UploadStore;
 }
 
 export interface Call {
@@ -37,7 +40,7 @@ export type Route = (
 /** Path parameters the real service routes as `<uuid:…>`. */
 const UUID_PARAMS = ['dataset_id', 'document_id', 'segment_id', 'child_chunk_id', 'metadata_id'];
 
-export const MAX_LIMIT = 100;
+export { MAX_LIMIT } from './paging.js';
 
 /**
  * Wraps handlers with the checks every knowledge route makes. The subscription's rate limit counts

@@ -22,8 +22,10 @@ import {
 } from './documents.js';
 import type { DatasetRecord } from './records.js';
 import { retrieve } from './retrieval.js';
-import { idParam, knowledgeRoute, MAX_LIMIT, noContent, requireEmbeddingProvider, type Call, type KnowledgeRouteDeps } from './route-kit.js';
+import { listPaging } from './paging.js';
+import { idParam, knowledgeRoute, noContent, requireEmbeddingProvider, type Call, type KnowledgeRouteDeps } from './route-kit.js';
 import { registerChunkRoutes } from './routes-chunks.js';
+import { registerDownloadRoutes } from './routes-downloads.js';
 import { registerWorkspaceRoutes } from './routes-workspace.js';
 import { datasetJSON, documentDetailJSON, type DocumentDetailView } from './serialise.js';
 import type { KnowledgeStore } from './store.js';
@@ -34,7 +36,6 @@ import {
   createByTextSchema,
   createDatasetSchema,
   documentStatusSchema,
-  intParam,
   MAX_QUERY_CHARS,
   parseOrThrow,
   retrieveSchema,
@@ -49,6 +50,7 @@ export type { KnowledgeRouteDeps } from './route-kit.js';
 
 const STATUS_ACTIONS: readonly string[] = ['enable', 'disable', 'archive', 'un_archive'];
 const DISPLAY_STATUSES: readonly string[] = ['queuing', 'indexing', 'paused', 'error', 'available', 'disabled', 'archived'];
+const DISPLAY_STATUS_ALIASES: Readonly<Record<string, string>> = { active: 'available', enabled: 'available' };
 const DETAIL_VIEWS: readonly string[] = ['all', 'only', 'without'];
 
 export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRouteDeps): void {
@@ -59,8 +61,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
 
   route(KNOWLEDGE_OPERATIONS.listDatasets, ({ url }) => {
     const query = {
-      page: intParam(url, 'page', 1, 1),
-      limit: Math.min(intParam(url, 'limit', 20, 1), MAX_LIMIT),
+      paging: listPaging(url),
       keyword: url.searchParams.get('keyword') || undefined,
       include_all: boolParam(url, 'include_all', false),
       tag_ids: url.searchParams.getAll('tag_ids').flatMap((v) => v.split(',')).filter(Boolean),
@@ -146,23 +147,15 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
   route(KNOWLEDGE_OPERATIONS.updateDocumentByFileLegacy, updateByFile);
   route(KNOWLEDGE_OPERATIONS.patchDocument, updateByFile);
 
-  route(KNOWLEDGE_OPERATIONS.listDocuments, ({ url, dataset }) => {
-    const status = url.searchParams.get('status') || undefined;
-    if (status && !DISPLAY_STATUSES.includes(status)) {
-      throw badParam(validationMessage('DocumentListQuery', [{ path: ['status'], message: `Input should be ${DISPLAY_STATUSES.map((s) => `'${s}'`).join(', ')}` }]));
-    }
-    const limit = intParam(url, 'limit', 20, 1);
-    return json(
+  route(KNOWLEDGE_OPERATIONS.listDocuments, ({ url, dataset }) =>
+    json(
       listDocuments(dataset, {
-        page: intParam(url, 'page', 1, 1),
-        // Echoed as asked; a page holds at most MAX_LIMIT (Dify's `paginate(max_per_page=100)`).
-        limit,
-        perPage: Math.min(limit, MAX_LIMIT),
+        paging: listPaging(url),
         keyword: url.searchParams.get('keyword') || undefined,
-        status: status as DocumentDisplayStatus | undefined,
+        status: displayStatusFilter(url.searchParams.get('status')),
       }),
-    );
-  });
+    ),
+  );
 
   route(KNOWLEDGE_OPERATIONS.getDocument, ({ url, params, dataset }) => {
     const document = requireDocument(dataset, idParam(params, 'document_id'));
@@ -189,6 +182,7 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
     json({ data: indexingStatus(dataset, params.batch ?? '') }),
   );
 
+  registerDownloadRoutes(route, deps.uploads);
   registerChunkRoutes(route, store);
 
   // Retrieval
@@ -210,6 +204,16 @@ export function registerKnowledgeRoutes<C>(router: Router<C>, deps: KnowledgeRou
   route(KNOWLEDGE_OPERATIONS.listDatasourcePlugins, ({ url, dataset }) =>
     json(store.datasourcePlugins(dataset, boolParam(url, 'is_published', true))),
   );
+}
+
+/**
+ * The list's `status` filter as `DocumentService.normalize_display_status` reads it: any case, two
+ * aliases of `available`; anything else filters nothing (no error).
+ */
+function displayStatusFilter(raw: string | null): DocumentDisplayStatus | undefined {
+  const status = raw?.toLowerCase() ?? '';
+  const normalized = DISPLAY_STATUS_ALIASES[status] ?? status;
+  return DISPLAY_STATUSES.includes(normalized) ? (normalized as DocumentDisplayStatus) : undefined;
 }
 
 /** The seed's retrieval-model rules, then the availability of the models it names. */

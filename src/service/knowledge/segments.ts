@@ -4,6 +4,7 @@
  */
 import type { ChildChunk, Segment } from '../../protocol/index.js';
 import { badParam, notFound } from '../errors.js';
+import { pythonStrip } from '../python-str.js';
 import { nowSeconds } from '../ids.js';
 import { childChunksOf, estimateTokens, extractKeywords, textHash, wordCount } from './chunking.js';
 import { newChildChunk, newSegment } from './indexing.js';
@@ -46,8 +47,8 @@ export function requireWritableDocument(doc: DocumentRecord): void {
 export function createSegments(state: KnowledgeState, ds: DatasetRecord, doc: DocumentRecord, items: NewSegmentInput[]): Segment[] {
   for (const item of items) {
     if (doc.doc_form === 'qa_model' && !item.answer) throw badParam('Answer is required');
-    if (doc.doc_form === 'qa_model' && !item.answer!.trim()) throw badParam('Answer is empty');
-    if (!item.content.trim()) throw badParam('Content is empty');
+    if (doc.doc_form === 'qa_model' && !pythonStrip(item.answer!)) throw badParam('Answer is empty');
+    if (!pythonStrip(item.content)) throw badParam('Content is empty');
   }
   const now = nowSeconds();
   let position = doc.segments.reduce((max, s) => Math.max(max, s.position), 0);

@@ -24,6 +24,7 @@ import {
   type DocumentRecord,
   type SegmentRecord,
   type TagRecord,
+  type UploadFileRecord,
 } from './records.js';
 import type { RetrievalModelInput } from './validation.js';
 
@@ -143,13 +144,18 @@ export function documentMetadataJSON(doc: DocumentRecord, fields: DatasetRecord[
   return fields.filter((f) => doc.metadata.has(f.id)).map((f) => ({ id: f.id, name: f.name, type: f.type, value: doc.metadata.get(f.id) ?? null }));
 }
 
+/** An upload file as the document wire forms show it (its bytes stay in the store). */
+export function uploadFileJSON(f: UploadFileRecord): Record<string, unknown> {
+  return { id: f.id, name: f.name, size: f.size, extension: f.extension, mime_type: f.mime_type, created_by: f.created_by, created_at: f.created_at };
+}
+
 export function documentJSON(doc: DocumentRecord, fields: DatasetRecord['doc_metadata'] = []): DatasetDocument {
   return {
     id: doc.id,
     position: doc.position,
     data_source_type: 'upload_file',
     data_source_info: { upload_file_id: doc.upload_file.id },
-    data_source_detail_dict: { upload_file: { ...doc.upload_file } },
+    data_source_detail_dict: { upload_file: uploadFileJSON(doc.upload_file) },
     dataset_process_rule_id: doc.process_rule_id,
     name: doc.name,
     created_from: 'api',
@@ -186,7 +192,7 @@ export function documentDetailJSON(doc: DocumentRecord, ds: DatasetRecord, metad
     id: doc.id,
     position: doc.position,
     data_source_type: 'upload_file',
-    data_source_info: { upload_file: { ...doc.upload_file } },
+    data_source_info: { upload_file: uploadFileJSON(doc.upload_file) },
     dataset_process_rule_id: doc.process_rule_id,
     dataset_process_rule: { id: doc.process_rule_id, ...rule },
     document_process_rule: rule,

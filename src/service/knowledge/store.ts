@@ -11,7 +11,7 @@ import { datasetFromFixture } from './fixture-load.js';
 import { Indexer, type IndexerOptions } from './indexing.js';
 import { ModelRegistry } from './models.js';
 import { datasourceNodes } from './pipeline.js';
-import type { Account, DatasetRecord, TagRecord } from './records.js';
+import type { Account, DatasetRecord, TagRecord, UploadFileRecord } from './records.js';
 import type { KnowledgeState } from './state.js';
 
 export type KnowledgeStoreOptions = IndexerOptions;
@@ -71,6 +71,12 @@ export class KnowledgeStore implements KnowledgeState {
     if (!ds) throw notFound('Dataset not found.');
     if (!ds.enable_api) throw new ApiError(403, 'forbidden', 'Dataset api access is not enabled.');
     return ds;
+  }
+
+  /** A document's upload file by id, while its document exists (Dify deletes the file with the document). */
+  uploadFile(id: string): UploadFileRecord | undefined {
+    for (const ds of this.datasets) for (const doc of ds.documents) if (doc.upload_file.id === id) return doc.upload_file;
+    return undefined;
   }
 
   datasourcePlugins(ds: DatasetRecord, isPublished: boolean): DatasourceNode[] {

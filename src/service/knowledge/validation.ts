@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import type { ComparisonOperator, MetadataFieldType } from '../../protocol/index.js';
 import { badParam } from '../errors.js';
+import { pythonStrip } from '../python-str.js';
+import { pydanticUuid } from '../pydantic-uuid.js';
 import { validationMessage, valueError } from '../validation.js';
 
 export { parseOrThrow, parsePayload, validationMessage, valueError } from '../validation.js';
@@ -284,7 +286,13 @@ export const segmentsCreateSchema = z.object({
   segments: z
     .array(
       z.object({
-        content: z.string().min(1),
+        // `SegmentCreateItemPayload.validate_content`, which runs only once `min_length=1` passed.
+        content: z
+          .string()
+          .min(1)
+          .superRefine((value, ctx) => {
+            if (value && !pythonStrip(value)) valueError(ctx, [], 'Content is empty');
+          }),
         answer: z.string().nullable().optional(),
         keywords: z.array(z.string()).nullable().optional(),
         attachment_ids: z.array(z.string()).nullable().optional(),
@@ -304,6 +312,10 @@ export const segmentUpdateSchema = z.object({
     summary: z.string().nullable().optional(),
   }),
 });
+
+/** `DocumentBatchDownloadZipPayload`: `document_ids: list[UUID]`, 1 to `DOCUMENT_BATCH_DOWNLOAD_ZIP_MAX_DOCS`. */
+export const MAX_ZIP_DOCUMENTS = 100;
+export const documentsZipSchema = z.object({ document_ids: z.array(pydanticUuid).min(1).max(MAX_ZIP_DOCUMENTS) });
 
 export const childChunkSchema = z.object({ content: z.string().min(1) });
 

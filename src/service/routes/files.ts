@@ -73,17 +73,30 @@ export function fileRoutes(router: Router<ServiceContext>): void {
   });
 }
 
-/** `GET /files/{id}/file-preview?timestamp&nonce&sign`: the bytes behind a signed `source_url`. */
+/**
+ * `GET /files/{id}/file-preview?timestamp&nonce&sign[&as_attachment]`: the bytes behind a signed
+ * link. `as_attachment` (a pydantic bool) makes it a download, as Dify's `FilePreviewApi` does:
+ * `attachment` with the name quoted as Python's `quote` does, and a generic type.
+ */
 export function previewFile(context: ServiceContext, id: string, url: URL): Response {
-  const record = context.uploads.verifyPreview(id, url.searchParams);
-  if (!record) throw notFound('File not found or signature is invalid.');
-  return new Response(Uint8Array.from(record.bytes), {
+  const file = context.uploads.verifyPreview(id, url.searchParams);
+  if (!file) throw notFound('File not found or signature is invalid.');
+  const attachment = PYDANTIC_TRUE.has((url.searchParams.get('as_attachment') ?? '').trim().toLowerCase());
+  return new Response(Uint8Array.from(file.bytes), {
     headers: {
-      'Content-Type': record.view.mime_type,
-      'Content-Length': String(record.bytes.byteLength),
-      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(record.view.name)}`,
+      'Content-Type': attachment ? 'application/octet-stream' : file.mime_type,
+      'Content-Length': String(file.bytes.byteLength),
+      'Content-Disposition': attachment ? `attachment; filename*=UTF-8''${pythonQuote(file.name)}` : `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`,
     },
   });
+}
+
+/** The strings pydantic reads as `True` (its other strings are `False` or invalid). */
+const PYDANTIC_TRUE: ReadonlySet<string> = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+
+/** Python's `urllib.parse.quote`: also escapes the `!'()*` that `encodeURIComponent` leaves. */
+function pythonQuote(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function sizeLimit(app: FixtureApp, type: string): number {
