@@ -25,7 +25,7 @@ export function batchDownloadFiles(ds: DatasetRecord, documentIds: readonly stri
 export const zipDownloadName = (): string => `${randomUUID().replaceAll('-', '')}.zip`;
 
 /** A deflated ZIP of the files, in order, each under its sanitized name made unique. */
-export function zipFiles(files: readonly UploadFileRecord[]): Uint8Array {
+export function zipFiles(files: readonly UploadFileRecord[]): Uint8Array<ArrayBuffer> {
   const chunks: Uint8Array[] = [];
   // The callback runs synchronously for the synchronous `ZipDeflate` entries.
   const zip = new Zip((error, chunk) => {
