@@ -10,6 +10,11 @@ import { concat, heldTail, indexOf } from './bytes.js';
 export const REDACTED = '[redacted]';
 const REPLACEMENT = new TextEncoder().encode(REDACTED);
 const EMPTY = new Uint8Array(0);
+const BACKSLASH = 0x5c;
+/** `\u`: where JSON may spell a character of the key as an escape (`\u0061` is `a`). */
+const UNICODE_ESCAPE = new TextEncoder().encode('\\u');
+/** A `partial` match: the data ended inside what may still become the key. */
+const PARTIAL = -2;
 const TOO_DEEP = new Error('nested too deep');
 
 /** One body's scrubbing state: `push` each chunk and pass on what it returns; at the end, pass on `flush()`. */
@@ -81,7 +86,11 @@ export class Redactor {
    * otherwise good answer (a traceback in an event, a dump in a message) that the user needs. A key split across chunks is
    * caught by holding back the end of each chunk, but only as much of it as could still become
    * the key: an SSE event ends in a blank line, which never starts a key, so every event is
-   * passed on at once and streaming keeps its latency.
+   * passed on at once and streaming keeps its latency. JSON (a 2xx answer, an event's data) may
+   * spell any of the key's characters as a `\u` escape, which the browser's `JSON.parse` turns back
+   * into the key: where the data holds a `\u` (or ends in a `\` that may start one), each spelling
+   * is looked for, escaped character by character (`replaceEscapedKey`); elsewhere the plain
+   * search does, natively.
    */
   keyScrubber(): KeyScrubber {
     const key = this.#key;
@@ -89,7 +98,8 @@ export class Redactor {
     return {
       push(chunk) {
         const data = carry.length ? concat(carry, chunk) : chunk;
-        const { out, rest } = replaceBytes(data, key, REPLACEMENT);
+        const escaped = indexOf(data, UNICODE_ESCAPE) !== -1 || data[data.length - 1] === BACKSLASH;
+        const { out, rest } = escaped ? replaceEscapedKey(data, key) : replaceBytes(data, key, REPLACEMENT);
         carry = rest;
         return out;
       },
@@ -127,6 +137,62 @@ export class Redactor {
     for (const needle of this.#errorNeedles) if (out.includes(needle)) out = out.replaceAll(needle, REDACTED);
     return out;
   }
+}
+
+/**
+ * `data` with every spelling of `key` replaced, each of its characters written as itself or as a
+ * JSON `\u` escape (hex digits in either case), split into what can go now and the tail that may
+ * be the start of a spelling the next chunk completes (at most six bytes a character).
+ */
+export function replaceEscapedKey(data: Uint8Array, key: Uint8Array): { out: Uint8Array; rest: Uint8Array } {
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  let held = data.length;
+  // A spelling starts with the key's first byte or a backslash: the native search jumps to each
+  // (each of the two searched again only once passed, so a long run without one is read once).
+  let first = data.indexOf(key[0]!);
+  let slash = data.indexOf(BACKSLASH);
+  for (let at = 0; ; ) {
+    if (first !== -1 && first < at) first = data.indexOf(key[0]!, at);
+    if (slash !== -1 && slash < at) slash = data.indexOf(BACKSLASH, at);
+    const start = first === -1 ? slash : slash === -1 ? first : Math.min(first, slash);
+    if (start === -1) break;
+    const length = escapedKeyAt(data, start, key);
+    if (length === PARTIAL) {
+      held = start;
+      break;
+    }
+    if (length > 0) {
+      parts.push(data.subarray(from, start), REPLACEMENT);
+      from = start + length;
+    }
+    at = Math.max(from, start + 1);
+  }
+  parts.push(data.subarray(from, held));
+  return { out: parts.length === 1 ? parts[0]! : concat(...parts), rest: held < data.length ? data.slice(held) : EMPTY };
+}
+
+/** The length of the spelling of `key` at `at`, 0 if there is none, `PARTIAL` if the data ends inside one. */
+function escapedKeyAt(data: Uint8Array, at: number, key: Uint8Array): number {
+  let p = at;
+  for (const byte of key) {
+    if (p >= data.length) return PARTIAL;
+    if (data[p] === byte) {
+      p++;
+      continue;
+    }
+    if (data[p] !== BACKSLASH) return 0;
+    // `\u` and four hex digits naming this byte: each byte of the escape must fit, else no match.
+    const escape = `u${byte.toString(16).padStart(4, '0')}`;
+    for (let i = 0; i < escape.length; i++) {
+      if (p + 1 + i >= data.length) return PARTIAL;
+      const c = data[p + 1 + i]!;
+      // `u` as written; a hex digit in either case (`| 0x20` lowers a letter, leaves a digit).
+      if ((i ? c | 0x20 : c) !== escape.charCodeAt(i)) return 0;
+    }
+    p += 1 + escape.length;
+  }
+  return p - at;
 }
 
 /**

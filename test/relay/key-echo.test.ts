@@ -98,6 +98,31 @@ describe('an upstream that echoes the API key', () => {
     }
   });
 
+  test('a key spelled with JSON \\u escapes is scrubbed in 2xx JSON and events, however it is split', async () => {
+    // JSON.parse in the browser turns `\\u0061pp-…` back into the key: each character may be escaped (hex here in capitals).
+    const escape = (text: string, every: number) => [...text].map((c, i) => (i % every ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`)).join('');
+    for (const every of [1, 3]) {
+      const spelled = escape(KEY, every);
+      for (let split = 1; split < spelled.length; split += 5) {
+        upstream.handler = async (req, res) => {
+          await readAll(req);
+          res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+          await writeApart(res, [`data: {"event":"message","answer":"caf\\u00e9 ${spelled.slice(0, split)}`, `${spelled.slice(split)}\\n"}\n\n`, `data: {"event":"ping"}\n\n`]);
+        };
+        const text = (await assertKeyless(await get(`/workflow/run-e${every}-${split}/events`))).toString();
+        assert.equal(text, 'data: {"event":"message","answer":"caf\\u00e9 [redacted]\\n"}\n\ndata: {"event":"ping"}\n\n', `every ${every}, split ${split}`);
+        for (const line of text.split('\n').filter(Boolean)) assert.ok(!JSON.stringify(JSON.parse(line.slice(6))).includes(KEY));
+      }
+      upstream.handler = async (req, res) => {
+        await readAll(req);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        await writeApart(res, [`{"user_input_form":[],"note":"${spelled.slice(0, 7)}`, `${spelled.slice(7)}"}`]);
+      };
+      const body = await assertKeyless(await get('/parameters'));
+      assert.deepEqual(JSON.parse(body.toString()), { user_input_form: [], note: '[redacted]' });
+    }
+  });
+
   test('forwarded headers: a raw key is replaced, a percent-encoded one drops the header', async () => {
     const encodedKey = [...Buffer.from(KEY)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
     const cases: { disposition: string; expect: string | null; status?: number }[] = [
