@@ -15,8 +15,12 @@ export const CHAT_MODES = CONVERSATION_MODES;
 export { FEEDBACK_MODES, VARIABLE_MODES } from '../protocol/index.js';
 export const WORKFLOW_MODES: readonly AppMode[] = ['workflow', 'advanced-chat'];
 
-export function requireMode(app: FixtureApp, modes: readonly AppMode[], code: 'not_chat_app' | 'not_workflow_app' | 'not_completion_app' = 'not_chat_app'): void {
-  if (!modes.includes(app.mode)) throw new ApiError(400, code, MODE_MESSAGE);
+/** The codes refusing an app of another mode; the completion routes answer `app_unavailable`, with its own message. */
+export type ModeCode = 'not_chat_app' | 'not_workflow_app' | 'app_unavailable';
+
+export function requireMode(app: FixtureApp, modes: readonly AppMode[], code: ModeCode = 'not_chat_app'): void {
+  if (modes.includes(app.mode)) return;
+  throw code === 'app_unavailable' ? new ApiError(400, code, 'App unavailable, please check your app configurations.') : new ApiError(400, code, MODE_MESSAGE);
 }
 
 /** `user` where a route makes it optional: the shared `DEFAULT-USER` when omitted. */

@@ -137,7 +137,8 @@ describe("the seed's availability table", () => {
     const mismatch = 'Please check if your app mode matches the right API route.';
     assertError(await h.raw('POST', '/workflows/run', { key: KEYS.chatbot, json: { inputs: {}, user: 'u' } }), 400, 'not_workflow_app', mismatch);
     assertError(await h.raw('POST', '/chat-messages', { key: KEYS.workflow, json: { inputs: {}, query: 'q', user: 'u' } }), 400, 'not_chat_app', mismatch);
-    assertError(await h.raw('POST', '/completion-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'u' } }), 400, 'not_completion_app', mismatch);
+    assertError(await h.raw('POST', '/completion-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'u' } }), 400, 'app_unavailable', 'App unavailable, please check your app configurations.');
+    assertError(await h.raw('POST', '/completion-messages/t/stop', { key: KEYS.chatbot, json: { user: 'u' } }), 400, 'app_unavailable');
     assertError(await h.raw('GET', `/workflow/${uuid}/events?user=u`, { key: KEYS.chatbot }), 400, 'not_workflow_app', mismatch);
     assertError(await h.raw('POST', '/workflows/tasks/t/stop', { key: KEYS.chatflow, json: { user: 'u' } }), 400, 'not_workflow_app', mismatch);
     assertError(await h.raw('POST', '/chat-messages/t/stop', { key: KEYS.workflow, json: { user: 'u' } }), 400, 'not_chat_app', mismatch);

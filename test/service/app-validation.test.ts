@@ -22,7 +22,8 @@ describe('app route checks', () => {
     assertError(await h.raw('POST', `/messages/${ID}/feedbacks`, { key: KEYS.workflow, json: { rating: 'bad', user: 'u' } }), 400, 'not_chat_app');
     assertError(await h.raw('GET', `/workflow/${ID}/events`, { key: KEYS.chatbot }), 400, 'invalid_param', 'Arg user must be provided.');
     assertError(await h.raw('GET', `/workflow/${ID}/events?user=u`, { key: KEYS.chatbot }), 400, 'not_workflow_app');
-    assertError(await h.raw('POST', '/completion-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'u' } }), 400, 'not_completion_app');
+    // The completion routes refuse another mode's app as app_unavailable (`CompletionApi`).
+    assertError(await h.raw('POST', '/completion-messages', { key: KEYS.chatbot, json: { inputs: {}, user: 'u' } }), 400, 'app_unavailable', 'App unavailable, please check your app configurations.');
   });
 
   test('feedback payload: pydantic\'s words for a bad rating or content', async () => {
@@ -39,7 +40,7 @@ describe('app route checks', () => {
     assertError(await send({ query: 3, inputs: {}, user: 'u' }), 400, 'invalid_param', '1 validation error for ChatRequestPayload\nquery\n  Input should be a valid string');
     assertError(await send({ query: 'q', response_mode: 'fast', inputs: {}, user: 'u' }), 400, 'invalid_param', "1 validation error for ChatRequestPayload\nresponse_mode\n  Input should be 'blocking' or 'streaming'");
     const completion = await h.raw('POST', '/completion-messages', { key: KEYS.textGenerator, json: { inputs: {}, user: 'u', response_mode: 'fast' } });
-    assertError(completion, 400, 'invalid_param', "1 validation error for ChatRequestPayload\nresponse_mode\n  Input should be 'blocking' or 'streaming'");
+    assertError(completion, 400, 'invalid_param', "1 validation error for CompletionRequestPayload\nresponse_mode\n  Input should be 'blocking' or 'streaming'");
   });
 
   test('rename payload: a lax boolean, a string name, and a name unless generated', async () => {

@@ -155,13 +155,15 @@ describe('bad input', () => {
 
   test('wrong types get 400 with a clear message, never 500', async () => {
     const cases: [string, string, string, unknown, RegExp][] = [
-      ['POST', '/workflows/run', KEYS.workflow, { inputs: 'x', user: 'u' }, /inputs is required/],
+      ['POST', '/workflows/run', KEYS.workflow, { inputs: 'x', user: 'u' }, /WorkflowRunPayload\ninputs\n {2}Input should be a valid dictionary/],
+      ['POST', '/workflows/run', KEYS.workflow, { inputs: null, user: 'u' }, /WorkflowRunPayload\ninputs\n {2}Input should be a valid dictionary/],
+      ['POST', '/completion-messages', KEYS.textGenerator, { inputs: null, user: 'u' }, /CompletionRequestPayload\ninputs\n {2}Input should be a valid dictionary/],
       ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: 0 }, /Arg user must be provided/],
       ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: false }, /Arg user must be provided/],
-      ['POST', '/workflows/run', KEYS.workflow, { inputs: { scenario: 7 }, user: 'u' }, /scenario in input form must be a string/],
+      ['POST', '/workflows/run', KEYS.workflow, { inputs: { scenario: 7 }, user: 'u' }, /^\(type 'select'\) scenario in input form must be a string$/],
       ['POST', '/workflows/run', KEYS.workflow, { inputs: {}, user: 'u', response_mode: 'sometimes' }, /response_mode/],
       ['POST', '/chat-messages', KEYS.chatbot, { inputs: {}, user: 'u', query: ['q'] }, /query\n {2}Input should be a valid string/],
-      ['POST', '/chat-messages', KEYS.chatbot, { inputs: [], user: 'u', query: 'q' }, /inputs is required/],
+      ['POST', '/chat-messages', KEYS.chatbot, { inputs: [], user: 'u', query: 'q' }, /ChatRequestPayload\ninputs\n {2}Input should be a valid dictionary/],
       ['POST', '/conversations/8c9a2f0e-0000-4000-8000-000000000000/name', KEYS.chatbot, { auto_generate: 'maybe' }, /auto_generate\n {2}Input should be a valid boolean/],
       ['POST', '/chat-messages', KEYS.chatbot, { inputs: {}, user: 'u', query: 'q', auto_generate_name: 'sure' }, /auto_generate_name\n {2}Input should be a valid boolean/],
       ['POST', '/text-to-audio', KEYS.chatbot, { message_id: 5 }, /message_id\n {2}Input should be a valid string/],

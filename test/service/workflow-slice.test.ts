@@ -169,7 +169,8 @@ describe('a streaming run', () => {
     const started = find(run.events, 'workflow_started');
     assert.equal(started.data.id, run.runId);
     assert.equal(started.data.reason, 'initial');
-    assert.deepEqual(started.data.inputs, { version: '3.1.0' });
+    // The form's variables, the missing ones at their defaults (`_prepare_user_inputs`).
+    assert.deepEqual(started.data.inputs, { version: '3.1.0', scenario: 'review', topic: 'the spring launch' });
     assert.equal(typeof started.data.created_at, 'number');
 
     const nodes = live(run.events).filter((e): e is RunEventOf<'node_started'> => e.event === 'node_started');
@@ -244,7 +245,7 @@ describe('a streaming run', () => {
     assert.equal(detail.id, run.runId);
     assert.equal(detail.status, 'paused');
     assert.equal(detail.finished_at, null);
-    assert.equal(detail.inputs, JSON.stringify({ version: '3.1.0' }));
+    assert.equal(detail.inputs, JSON.stringify({ version: '3.1.0', scenario: 'review', topic: 'the spring launch' }));
     assert.equal(detail.total_steps, 3);
     await rejectsWith(client.getWorkflowRun('00000000-0000-0000-0000-000000000000'), 404, 'not_found', 'Workflow run not found');
   });
@@ -378,7 +379,7 @@ describe('submitting the form', () => {
     assert.equal(detail.status, 'succeeded');
     assert.equal(typeof detail.finished_at, 'number');
     assert.deepEqual(detail.outputs, finished.data.outputs);
-    assert.equal(detail.inputs, '{}');
+    assert.equal(detail.inputs, JSON.stringify({ version: '2.4.0', scenario: 'review', topic: 'the spring launch' }));
     assert.equal(detail.total_steps, finished.data.total_steps);
   });
 

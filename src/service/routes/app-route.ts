@@ -10,7 +10,7 @@ import { authenticateApp } from '../auth.js';
 import type { ServiceContext } from '../context.js';
 import type { FixtureApp } from '../fixture.js';
 import { readJsonObject, requireUser } from '../http.js';
-import { optionalUser, requireMode, uuidParams } from '../params.js';
+import { optionalUser, requireMode, uuidParams, type ModeCode } from '../params.js';
 import type { Params, Router } from '../router.js';
 
 export interface AppCall {
@@ -32,7 +32,7 @@ export interface AppRouteOptions {
   optionalBody?: boolean;
   /** The app modes served, and the code refusing the others (default `not_chat_app`). */
   modes?: readonly AppMode[];
-  modeCode?: 'not_chat_app' | 'not_workflow_app' | 'not_completion_app';
+  modeCode?: ModeCode;
 }
 
 export type AppRoute = (operation: Operation, options: AppRouteOptions, handler: (call: AppCall) => Promise<Response> | Response) => void;

@@ -48,11 +48,11 @@ export function chatRoutes(router: Router<ServiceContext>): void {
     return reply(context, app, user, conversation, message, streaming);
   });
 
-  route(APP_OPERATIONS.createCompletion, { user: 'required', modes: ['completion'], modeCode: 'not_completion_app' }, ({ app, user, body, context }) => {
-    const inputs = checkRunInputs(app, body.inputs);
+  // Another mode's app is `app_unavailable` on the completion routes (`CompletionApi`, `CompletionStopApi`), not `not_completion_app`.
+  route(APP_OPERATIONS.createCompletion, { user: 'required', modes: ['completion'], modeCode: 'app_unavailable' }, ({ app, user, body, context }) => {
+    const inputs = checkRunInputs(app, body.inputs, 'CompletionRequestPayload');
     const query = typeof body.query === 'string' ? body.query : '';
-    // The real service reads the mode with the chat payload's model.
-    const streaming = parseOrThrow(completionSchema, body, 'ChatRequestPayload').response_mode === 'streaming';
+    const streaming = parseOrThrow(completionSchema, body, 'CompletionRequestPayload').response_mode === 'streaming';
     // The real service keeps completion messages in conversations of their own, never listed.
     const conversation = context.conversations.create(app, user, inputs, query, false);
     const message = context.conversations.addMessage(conversation, { query, inputs });
@@ -61,7 +61,7 @@ export function chatRoutes(router: Router<ServiceContext>): void {
 
   for (const [operation, modes, modeCode] of [
     [APP_OPERATIONS.stopChatMessage, CHAT_MODES, 'not_chat_app'],
-    [APP_OPERATIONS.stopCompletion, ['completion'], 'not_completion_app'],
+    [APP_OPERATIONS.stopCompletion, ['completion'], 'app_unavailable'],
   ] as const) {
     route(operation, { user: 'required', modes, modeCode }, ({ app, user, params, context: { engine, replies } }) => {
       const taskId = params.task_id!;
@@ -85,10 +85,10 @@ function openConversation(context: ServiceContext, app: FixtureApp, user: string
       throw validationError('ChatRequestPayload', [{ loc: 'conversation_id', msg: 'Input should be a valid UUID' }]);
     }
     const conversation = context.conversations.get(app.id, user, canonicalUuid(id));
-    checkRunInputs(app, body.inputs);
+    checkRunInputs(app, body.inputs, 'ChatRequestPayload');
     return conversation;
   }
-  const inputs = checkRunInputs(app, body.inputs);
+  const inputs = checkRunInputs(app, body.inputs, 'ChatRequestPayload');
   const autoName = body.auto_generate_name === undefined ? true : laxBoolean(body.auto_generate_name);
   if (autoName === undefined) throw validationError('ChatRequestPayload', [{ loc: 'auto_generate_name', msg: 'Input should be a valid boolean, unable to interpret input' }]);
   return context.conversations.create(app, user, inputs, query, autoName);

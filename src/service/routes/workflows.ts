@@ -62,7 +62,7 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
 async function startRun({ app, user, body, params, context }: AppCall): Promise<Response> {
   const { engine } = context;
   checkPinnedWorkflow(app, params.workflow_id);
-  const inputs = checkRunInputs(app, body.inputs);
+  const inputs = checkRunInputs(app, body.inputs, 'WorkflowRunPayload');
   const mode = body.response_mode ?? 'blocking';
   if (mode !== 'streaming' && mode !== 'blocking') throw badParam("response_mode must be 'streaming' or 'blocking'");
   const files = await resolveRunFiles(app, body.files, user, appFileResolver(context, app.id), 'WorkflowRunPayload');
