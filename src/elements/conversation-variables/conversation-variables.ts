@@ -71,6 +71,8 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
   protected override otherMode = 'appNoVariables' as const;
   /** Errors at fields, by variable id (`filter` for the filter). */
   #errors = new Map<string, string>();
+  /** What was typed and not saved, by conversation and variable: a reload (a filter, a retry) must not lose it. */
+  #drafts = new Map<string, string | boolean>();
   #debounce = 0;
 
   /** The conversation whose variables are shown. */
@@ -103,6 +105,7 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
       const updated = await (await this.api()).json<ConversationVariable>('PUT', pathOf(CONVERSATION_VARIABLE_PATH, this.conversationId, id), { json: { value } });
       if (run !== this.run) return;
       this.items = this.items.map((v) => (v.id === id ? updated : v));
+      this.#drafts.delete(this.conversationId + id);
       this.say(this.t.saved);
       this.dispatchEvent(new VariableChangedEvent(updated));
     } catch (error) {
@@ -201,7 +204,9 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
     const id = `v-${v.id}`;
     const error = this.#errors.get(v.id);
     const described = [v.description && `d-${v.id}`, error && `e-${v.id}`].filter(Boolean).join(' ') || nothing;
-    const value = parse(v.value);
+    const key = this.conversationId + v.id;
+    const draft = this.#drafts.get(key);
+    const value = draft ?? parse(v.value);
     const common = { id, described, error: !!error };
     let editor: TemplateResult;
     if (type.includes('file')) {
@@ -211,9 +216,9 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
       </ul>`;
     } else if (type === 'boolean') editor = input(common, 'checkbox', '', value === true);
     else if (type === 'number') editor = input(common, 'number', String(value ?? ''));
-    else if (type === 'secret') editor = input(common, 'password', String(v.value ?? ''));
+    else if (type === 'secret') editor = input(common, 'password', String(draft ?? v.value ?? ''));
     else {
-      const text = type === 'string' ? String(v.value ?? '') : JSON.stringify(value, null, 2);
+      const text = (draft as string | undefined) ?? (type === 'string' ? String(v.value ?? '') : JSON.stringify(value, null, 2));
       editor = html`<textarea
         part="editor"
         id=${id}
@@ -226,7 +231,8 @@ export class ConversationVariables extends PagedCompanion<ConversationVariable> 
       ></textarea>`;
     }
     const readOnly = type.includes('file');
-    return html`<form @submit=${(e: SubmitEvent) => this.#submit(e, v)}>
+    const typed = ({ target: t }: { target: HTMLInputElement }) => this.#drafts.set(key, t.type === 'checkbox' ? t.checked : t.value);
+    return html`<form @submit=${(e: SubmitEvent) => this.#submit(e, v)} @input=${typed}>
       <div part="row">
         <label part="name" id="n-${v.id}" for=${id}>${v.name}</label>
         <code part="type">${type}</code>

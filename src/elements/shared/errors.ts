@@ -22,7 +22,7 @@ export function toErrorBody(error: unknown): ErrorBody {
  * what the browser or the client made up is English: the event keeps it for the developer.
  */
 export const said = ({ code, message, status }: ErrorBody, generic: string): string =>
-  status >= 500 || code === 'unknown' || code === 'upstream_unavailable' || !message ? generic : message;
+  (status < 500 && code !== 'unknown' && code !== 'upstream_unavailable' && message) || generic;
 
 /**
  * The base of the elements' error events: `error` is the failure as `{code, message, status}`,

@@ -25,6 +25,40 @@ async function open(pageSize = 20): Promise<ConversationVariables> {
 }
 
 describe('<conversation-variables>', () => {
+  it('keeps what was typed and not saved through a reload, for that conversation only', async () => {
+    const el = await open();
+    const typeInto = (target: HTMLInputElement | HTMLTextAreaElement, value: string) => {
+      target.value = value;
+      target.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    };
+    typeInto(editorOf<HTMLTextAreaElement>(el, 'customer_name'), 'Half typed');
+    editorOf(el, 'is_vip').click();
+    const wasVip = editorOf(el, 'is_vip').checked;
+    // A retry, a filter or the host reloads: the list is fetched again and drawn anew.
+    await el.reload();
+    await el.updateComplete;
+    expect(editorOf<HTMLTextAreaElement>(el, 'customer_name').value).to.equal('Half typed');
+    expect(editorOf(el, 'is_vip').checked).to.equal(wasVip);
+    // Another conversation's variables start from the service's values.
+    const other = await chat(el.sessionUrl, 'Another');
+    const first = el.conversationId;
+    el.conversationId = other.conversation_id;
+    await el.updateComplete;
+    const listed = (name: string) => el.matches(':state(ready)') && el.variables.some((v) => v.name === name) && editorOf<HTMLTextAreaElement>(el, name);
+    await until(() => listed('customer_name'), 'the other conversation');
+    await el.updateComplete;
+    expect(editorOf<HTMLTextAreaElement>(el, 'customer_name').value).to.not.equal('Half typed');
+    // Back again, the draft is there; once saved, the service's value stands.
+    el.conversationId = first;
+    await el.updateComplete;
+    await until(() => (listed('customer_name') || undefined)?.value === 'Half typed', 'the draft back');
+    saveOf(el, 'customer_name').click();
+    await until(() => el.variables.find((v) => v.name === 'customer_name')!.value === 'Half typed', 'the save');
+    await el.reload();
+    await el.updateComplete;
+    expect(editorOf<HTMLTextAreaElement>(el, 'customer_name').value).to.equal('Half typed');
+  });
+
   it('shows each variable with an editor fitted to its value_type', async () => {
     const el = await open();
     expect(el.variables.length).to.equal(12);
