@@ -14,11 +14,18 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => Promis
 
 type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-/** The host's authentication on Node: the user for a signed-in `req` (Express's `req.user`, a cookie…), or `null`. */
-export type NodeSessionAuthenticator = (
-  req: IncomingMessage,
+/**
+ * The host's authentication on Node: the user for a signed-in `req` (Express's `req.user`, a
+ * cookie…), or `null`. `Req` is the request as the host's framework hands it (by default with the
+ * `user` a login middleware such as Passport sets); name your own where it differs.
+ */
+export type NodeSessionAuthenticator<Req extends IncomingMessage = SignedInRequest> = (
+  req: Req,
   asked: { runId?: string },
 ) => SessionIdentity | string | null | undefined | Promise<SessionIdentity | string | null | undefined>;
+
+/** A Node request after a login middleware: `user` set when signed in (Passport's convention). */
+export type SignedInRequest = IncomingMessage & { user?: { id?: string } };
 
 type FrameworkRequest = IncomingMessage & { originalUrl?: string; _body?: boolean; body?: unknown; rawBody?: Buffer };
 
@@ -39,8 +46,8 @@ export function toNodeListener(handler: Pick<Relay, 'fetch'> | FetchHandler): No
  * Node request (Express middleware, sessions): `app.post('/api/session', requireLogin,
  * toNodeSessionListener(relay, (req) => req.user?.id))`.
  */
-export function toNodeSessionListener(relay: Pick<Relay, 'sessionHandler'>, authenticate: NodeSessionAuthenticator): NodeListener {
-  const listener = getRequestListener((request, env) => relay.sessionHandler((_request, asked) => authenticate(env.incoming as IncomingMessage, asked))(request), { errorHandler: adapterError });
+export function toNodeSessionListener<Req extends IncomingMessage = SignedInRequest>(relay: Pick<Relay, 'sessionHandler'>, authenticate: NodeSessionAuthenticator<Req>): NodeListener {
+  const listener = getRequestListener((request, env) => relay.sessionHandler((_request, asked) => authenticate(env.incoming as Req, asked))(request), { errorHandler: adapterError });
   return adopting(listener as NodeListener);
 }
 

@@ -5,7 +5,7 @@
  * endpoint's contract (shared with the elements through `SessionGrant`) and its refresh path.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
@@ -13,7 +13,7 @@ import { Hono } from 'hono';
 import { decodeJwt } from 'jose';
 import { isSessionGrant, type SessionGrant, type WorkflowPausedBlockingResponse } from '../../src/protocol/index.js';
 import { createRelay, type Relay } from '../../src/relay/index.js';
-import { toNodeListener, toNodeSessionListener } from '../../src/relay/node.js';
+import { toNodeListener, toNodeSessionListener, type SignedInRequest } from '../../src/relay/node.js';
 import { loadFixture, startService, type RunningService } from '../../src/service/index.js';
 import { bearer, closeServer, KEY, listen, multipartBody, parseFormData, SECRET, startUpstream, type ControlledUpstream } from './helpers.js';
 
@@ -186,11 +186,14 @@ describe('an Express app', () => {
     const app = express();
     // A host whose app parses JSON everywhere, before the relay.
     app.use(express.json());
+    // A login middleware, as Passport sets it: `req.user` with an `id`.
     app.use((req, _res, next) => {
-      (req as IncomingMessage & { user?: string }).user = userFromCookie(req.headers.cookie) ?? undefined;
+      const id = userFromCookie(req.headers.cookie);
+      (req as SignedInRequest).user = id ? { id } : undefined;
       next();
     });
-    app.post('/api/session', toNodeSessionListener(relay, (req) => (req as IncomingMessage & { user?: string }).user));
+    // As the README prints it: `req` is typed as a signed-in request without a cast.
+    app.post('/api/session', toNodeSessionListener(relay, (req) => req.user?.id));
     app.use('/api/relay', toNodeListener(relay));
     app.post('/api/form-parsed', express.urlencoded({ extended: false }), (req, res, next) => {
       req.url = '/api/relay/chat-messages';
