@@ -243,6 +243,18 @@ const reply = z.object({
     .default([]),
 });
 
+/**
+ * A tool an agent app is configured with (`agent_mode.tools`), for `GET /meta`'s `tool_icons`: a
+ * built-in provider's icon is a URL of the console API, a custom (`api`) provider's its own emoji
+ * icon (the real service's fallback when none: 😁 on #252525).
+ */
+const agentTool = z.object({
+  provider_type: z.enum(['builtin', 'api']),
+  provider_id: z.string().min(1),
+  tool_name: z.string().min(1),
+  icon: z.object({ background: z.string(), content: z.string() }).optional(),
+});
+
 const app = z.object({
   id,
   key: z.string().regex(/^app-/, 'app keys start with "app-"'),
@@ -257,6 +269,7 @@ const app = z.object({
   inputs: z.array(inputVariable).default([]),
   conversation_variables: z.array(conversationVariable).default([]),
   reply: reply.optional(),
+  tools: z.array(agentTool).default([]),
   workflow: workflow.optional(),
 });
 

@@ -79,6 +79,18 @@ describe('authentication', () => {
     ['GET', '/conversations/00000000-0000-0000-0000-000000000000/variables'],
   ];
 
+  test('GET /meta: an agent’s tool icons, a built-in provider’s as a console URL, a custom one’s own emoji', async () => {
+    const meta = async (key: string) => (await h.raw('GET', '/meta', { key })).body;
+    assert.deepEqual(await meta(KEYS.legacyAgent), {
+      tool_icons: {
+        weather: '/console/api/workspaces/current/tool-provider/builtin/openweather/icon',
+        current_time: '/console/api/workspaces/current/tool-provider/builtin/time/icon',
+      },
+    });
+    assert.deepEqual(await meta(KEYS.agent), { tool_icons: { order_lookup: { background: '#FFEAD5', content: '📦' } } });
+    assert.deepEqual(await meta(KEYS.chatbot), { tool_icons: {} });
+  });
+
   test('a missing, malformed or unknown key gets 401 with the real messages on every app route', async () => {
     for (const [method, path] of routes) {
       assertError(await h.raw(method, path, { key: null }), 401, 'unauthorized', "Authorization header must be provided and start with 'Bearer'");

@@ -31,5 +31,13 @@ export function appRoutes(router: Router<ServiceContext>): void {
     return json(parameters);
   });
 
-  route(APP_OPERATIONS.getMeta, {}, () => json({ tool_icons: {} }));
+  // `AppService.get_app_meta`. The console API's URL is the real service's `CONSOLE_API_URL`, empty
+  // (same origin) by default; the embedded service has no console.
+  route(APP_OPERATIONS.getMeta, {}, ({ app }) =>
+    json({
+      tool_icons: Object.fromEntries(
+        app.tools.map((t) => [t.tool_name, t.provider_type === 'builtin' ? `/console/api/workspaces/current/tool-provider/builtin/${t.provider_id}/icon` : (t.icon ?? { background: '#252525', content: '😁' })]),
+      ),
+    }),
+  );
 }
