@@ -32,6 +32,12 @@ describe('a Chatflow message that needs approval', () => {
     ]);
     const started = find(events, 'workflow_started');
     assert.deepEqual(Object.keys(started), ['event', 'conversation_id', 'message_id', 'created_at', 'task_id', 'workflow_run_id', 'data']);
+    // The chat's system variables are among the inputs, all but the conversation's id; the start node outputs that too.
+    const inputs = started.data.inputs as Record<string, unknown>;
+    assert.deepEqual([inputs.scenario, inputs['sys.query'], inputs['sys.dialogue_count'], inputs['sys.user_id']], ['review', 'Where is my order?', 1, user]);
+    assert.equal('sys.conversation_id' in inputs, false);
+    const startOutputs = (events.find((e) => e.event === 'node_finished' && e.data.node_id === 'start') as { data: { outputs: Record<string, unknown> } }).data.outputs;
+    assert.equal(startOutputs['sys.conversation_id'], started.conversation_id);
     const message = find(events, 'message');
     // Message events carry no workflow_run_id.
     assert.deepEqual(Object.keys(message), ['event', 'conversation_id', 'message_id', 'created_at', 'task_id', 'id', 'answer', 'from_variable_selector']);

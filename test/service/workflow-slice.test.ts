@@ -22,6 +22,21 @@ const DRAFT = (version: string) =>
 const FORM_CONTENT = (version: string) =>
   `## Review the draft\n\n> ${DRAFT(version)}\n\n**Your comments for the writer**\n\n{{#$output.comments#}}\n\nApprove to publish, or send it back with your comments.`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const WORKFLOW_APP = { app: '0a1f9a52-6c3b-4f7e-9a1d-3b2f4d5e6a71', workflow: '7c2d1e0f-9b8a-4c3d-8e7f-6a5b4c3d2e1f' };
+/**
+ * A run's reported inputs: the form's variables (the missing ones at their defaults,
+ * `_prepare_user_inputs`), then its system variables as `sys.*` (`_prepare_workflow_inputs`).
+ */
+const reported = (version: string, user: string, runId: string) => ({
+  version,
+  scenario: 'review',
+  topic: 'the spring launch',
+  'sys.files': [],
+  'sys.user_id': user,
+  'sys.app_id': WORKFLOW_APP.app,
+  'sys.workflow_id': WORKFLOW_APP.workflow,
+  'sys.workflow_run_id': runId,
+});
 const NOT_FOUND_TEXT =
   'The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again.';
 
@@ -169,8 +184,7 @@ describe('a streaming run', () => {
     const started = find(run.events, 'workflow_started');
     assert.equal(started.data.id, run.runId);
     assert.equal(started.data.reason, 'initial');
-    // The form's variables, the missing ones at their defaults (`_prepare_user_inputs`).
-    assert.deepEqual(started.data.inputs, { version: '3.1.0', scenario: 'review', topic: 'the spring launch' });
+    assert.deepEqual(started.data.inputs, reported('3.1.0', 'alice', run.runId));
     assert.equal(typeof started.data.created_at, 'number');
 
     const nodes = live(run.events).filter((e): e is RunEventOf<'node_started'> => e.event === 'node_started');
@@ -183,6 +197,9 @@ describe('a streaming run', () => {
     assert.equal(finishedDraft.data.status, 'succeeded');
     assert.equal(finishedDraft.data.id, nodes[1]!.data.id);
     assert.deepEqual(finishedDraft.data.outputs, { text: DRAFT('3.1.0') });
+    // The start node outputs the same: what the run was given and its system variables (Dify's `StartNode`).
+    const finishedStart = live(run.events).find((e) => e.event === 'node_finished' && e.data.node_id === 'start') as RunEventOf<'node_finished'>;
+    assert.deepEqual(finishedStart.data.outputs, reported('3.1.0', 'alice', run.runId));
   });
 
   test('text_chunk events stream the draft in pieces', () => {
@@ -245,7 +262,7 @@ describe('a streaming run', () => {
     assert.equal(detail.id, run.runId);
     assert.equal(detail.status, 'paused');
     assert.equal(detail.finished_at, null);
-    assert.equal(detail.inputs, JSON.stringify({ version: '3.1.0', scenario: 'review', topic: 'the spring launch' }));
+    assert.equal(detail.inputs, JSON.stringify(reported('3.1.0', 'alice', run.runId)));
     assert.equal(detail.total_steps, 3);
     await rejectsWith(client.getWorkflowRun('00000000-0000-0000-0000-000000000000'), 404, 'not_found', 'Workflow run not found');
   });
@@ -379,7 +396,7 @@ describe('submitting the form', () => {
     assert.equal(detail.status, 'succeeded');
     assert.equal(typeof detail.finished_at, 'number');
     assert.deepEqual(detail.outputs, finished.data.outputs);
-    assert.equal(detail.inputs, JSON.stringify({ version: '2.4.0', scenario: 'review', topic: 'the spring launch' }));
+    assert.equal(detail.inputs, JSON.stringify(reported('2.4.0', user, run.runId)));
     assert.equal(detail.total_steps, finished.data.total_steps);
   });
 

@@ -7,7 +7,7 @@ import { json } from '../http.js';
 import { WORKFLOW_MODES } from '../params.js';
 import type { Router } from '../router.js';
 import { checkRunInputs } from '../run-inputs.js';
-import { elapsedSeconds, type Run } from '../runs/run.js';
+import { elapsedSeconds, inputsWithSystem, type Run } from '../runs/run.js';
 import { eventStreamResponse } from '../sse-response.js';
 import { liveStream, untilTerminal } from './streams.js';
 import { appFileResolver } from '../files/resolve.js';
@@ -27,7 +27,7 @@ export function workflowRoutes(router: Router<ServiceContext>): void {
       id: run.id,
       workflow_id: run.workflow.id,
       status: run.status,
-      inputs: JSON.stringify(run.inputs),
+      inputs: JSON.stringify(inputsWithSystem(run)),
       outputs: run.outputs,
       error: run.error,
       total_steps: run.totalSteps,
@@ -92,7 +92,7 @@ function snapshot(run: Run, { engine }: ServiceContext): RunEvent[] {
     { event: 'ping' },
     engine.envelope(run, {
       event: 'workflow_started',
-      data: { id: run.id, workflow_id: run.workflow.id, inputs: run.inputs, created_at: run.createdAt, reason: 'initial' },
+      data: { id: run.id, workflow_id: run.workflow.id, inputs: inputsWithSystem(run), created_at: run.createdAt, reason: 'initial' },
     }),
   ];
   if (run.chat) events.push(engine.envelope(run, { event: 'message_replace', answer: run.chat.message.answer, reason: '' }));

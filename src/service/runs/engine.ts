@@ -22,7 +22,7 @@ import type { FixtureApp, FixtureEdge, HumanInputNode, WorkflowNode } from '../f
 import { FormStore, type HumanInputForm, type SubmittedFile } from '../forms.js';
 import { formToken, nowSeconds, uuid } from '../ids.js';
 import { DEFAULT_RETENTION, FinishedQueue } from '../retention.js';
-import { createRun, elapsedSeconds, isOver, type ChatTarget, type Run } from './run.js';
+import { createRun, elapsedSeconds, inputsWithSystem, isOver, type ChatTarget, type Run } from './run.js';
 import { delay, tokensOf, usage } from './usage.js';
 
 /** A run event before the envelope is added. */
@@ -87,18 +87,19 @@ export class WorkflowEngine {
   /** Starts executing a created run in the background. */
   execute(run: Run, query = ''): void {
     const start = run.workflow.nodes.find((n) => n.type === 'start')!;
+    // In `SystemVariable.to_dict`'s order.
     run.pool.set('sys', {
+      files: run.files,
       user_id: run.user,
       app_id: run.app.id,
       workflow_id: run.workflow.id,
       workflow_run_id: run.id,
-      files: run.files,
       ...(run.chat ? { query, conversation_id: run.chat.conversation.id, dialogue_count: run.chat.conversation.messages.length } : {}),
     });
     void this.#guard(run, async () => {
       await this.#emit(run, {
         event: 'workflow_started',
-        data: { id: run.id, workflow_id: run.workflow.id, inputs: run.inputs, created_at: run.createdAt, reason: 'initial' },
+        data: { id: run.id, workflow_id: run.workflow.id, inputs: inputsWithSystem(run), created_at: run.createdAt, reason: 'initial' },
       });
       await this.#walk(run, start.id, null);
     });
@@ -263,7 +264,7 @@ export class WorkflowEngine {
     run.pausedOn = null;
     await this.#emit(run, {
       event: 'workflow_started',
-      data: { id: run.id, workflow_id: run.workflow.id, inputs: run.inputs, created_at: run.createdAt, reason: 'resumption' },
+      data: { id: run.id, workflow_id: run.workflow.id, inputs: inputsWithSystem(run), created_at: run.createdAt, reason: 'resumption' },
     });
     const started = await this.#startNode(run, node, null);
     await body(started);
@@ -295,8 +296,7 @@ export class WorkflowEngine {
       const started = await this.#startNode(run, node, previous);
       switch (node.type) {
         case 'start': {
-          const defaults = Object.fromEntries(node.variables.map((v) => [v.variable, v.default]));
-          await this.#finishNode(run, started, { ...defaults, ...run.inputs });
+          await this.#finishNode(run, started, inputsWithSystem(run, true));
           break;
         }
         case 'llm': {

@@ -79,3 +79,14 @@ export function elapsedSeconds(run: Run): number {
 
 /** True once the run can no longer change. */
 export const isOver = (run: Run): boolean => run.status === 'succeeded' || run.status === 'failed' || run.status === 'stopped';
+
+/**
+ * The run's inputs with its system variables as `sys.*` entries: what the start node outputs
+ * (Dify's `StartNode`), and, without the conversation's id (so a rerun is not bound to it), what
+ * `workflow_started` reports and the run record keeps (`WorkflowResponseConverter.
+ * _prepare_workflow_inputs`).
+ */
+export function inputsWithSystem(run: Run, withConversation = false): Record<string, unknown> {
+  const system = Object.entries(run.pool.get('sys') ?? {}).filter(([key]) => withConversation || key !== 'conversation_id');
+  return { ...run.inputs, ...Object.fromEntries(system.map(([key, value]) => [`sys.${key}`, value])) };
+}
