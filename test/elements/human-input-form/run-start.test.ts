@@ -8,7 +8,8 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import type { HumanInputForm } from '../../../src/elements/human-input-form/human-input-form.js';
-import { $, control, hasState, qa, recordEvents, sessionUrl, statusText } from '../helpers/form.js';
+import { newUser } from '../conversation-list/chat-app.js';
+import { $, control, hasState, qa, recordEvents, statusText } from '../helpers/form.js';
 import { until } from '../helpers/wait.js';
 
 interface Sent {
@@ -39,8 +40,13 @@ function watchStarts(answer?: (sent: Sent, index: number) => Response | Error | 
   return starts;
 }
 
-const mountStarting = (inputs: Record<string, unknown> = {}) =>
-  fixture<HumanInputForm>(html`<human-input-form session-url=${sessionUrl('hitl-simple')} lang="en" .inputs=${inputs}></human-input-form>`);
+/**
+ * A form that starts a run, as a user of its own: the relay counts a stream against its user until
+ * the connection closes, so streams earlier test files left (an engine may keep an aborted
+ * stream's connection a while) never add up to this user's `too_many_streams`.
+ */
+const mountStarting = async (inputs: Record<string, unknown> = {}) =>
+  fixture<HumanInputForm>(html`<human-input-form session-url=${await newUser('hitl-simple')} lang="en" .inputs=${inputs}></human-input-form>`);
 
 describe('<human-input-form> starting a run', () => {
   afterEach(async () => {
