@@ -42,8 +42,8 @@ function watchStarts(answer?: (sent: Sent, index: number) => Response | Error | 
 
 /**
  * A form that starts a run, as a user of its own: the relay counts a stream against its user until
- * the connection closes, so streams earlier test files left (an engine may keep an aborted
- * stream's connection a while) never add up to this user's `too_many_streams`.
+ * the connection closes, so streams earlier test files left open never count against this one's
+ * `too_many_streams`.
  */
 const mountStarting = async (inputs: Record<string, unknown> = {}) =>
   fixture<HumanInputForm>(html`<human-input-form session-url=${await newUser('hitl-simple')} lang="en" .inputs=${inputs}></human-input-form>`);
@@ -60,7 +60,8 @@ describe('<human-input-form> starting a run', () => {
     await until(() => hasState(el, 'ready'), 'the form');
     // start() settles when the run ends: not awaited.
     void el.start();
-    await until(() => starts.length >= 2 && hasState(el, 'ready'), 'the second run');
+    // The element's own retries of a start turned away (429) wait up to 3.5 s before the run even starts.
+    await until(() => starts.length >= 2 && hasState(el, 'ready'), 'the second run', 20_000);
     expect(starts[0]!.key).to.match(UUID);
     expect(starts[1]!.key).to.match(UUID);
     expect(starts[1]!.key).not.to.equal(starts[0]!.key);
