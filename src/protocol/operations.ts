@@ -110,9 +110,9 @@ export function pathParams(path: string): string[] {
  * `path` as a regular expression with one named group per parameter, each matching `segment`
  * (the relay admits fewer characters than the service routes).
  */
-export function pathPattern(path: string, segment: string, trailingSlash = false): RegExp {
+export function pathPattern(path: string, segment: string, trailingSlash = false, typed: Readonly<Record<string, string>> = {}): RegExp {
   const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped.replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>${segment})`)}${trailingSlash ? '/?' : ''}$`);
+  return new RegExp(`^${escaped.replace(/\{(\w+)\}/g, (_, name: string) => `(?<${name}>${typed[name] ?? segment})`)}${trailingSlash ? '/?' : ''}$`);
 }
 
 /**

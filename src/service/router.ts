@@ -19,9 +19,13 @@ interface Route<C> extends RouteKey {
 export class Router<C> {
   readonly #routes: Route<C>[] = [];
 
-  /** Serves `route` (API routes pass their operation: `router.on(OPERATIONS.getSite, …)`); `{name}` matches one path segment. */
-  on(route: RouteKey, handler: Handler<C>): this {
-    this.#routes.push({ method: route.method, path: route.path, pattern: pathPattern(route.path, '[^/]+', true), handler });
+  /**
+   * Serves `route` (API routes pass their operation: `router.on(OPERATIONS.getSite, …)`); `{name}`
+   * matches one path segment, or what `typed[name]` matches (a pattern, as werkzeug's `<uuid:…>`
+   * converter: a path whose segment does not fit matches another route, or none).
+   */
+  on(route: RouteKey, handler: Handler<C>, typed?: Readonly<Record<string, string>>): this {
+    this.#routes.push({ method: route.method, path: route.path, pattern: pathPattern(route.path, '[^/]+', true, typed), handler });
     return this;
   }
 

@@ -167,6 +167,19 @@ describe('POST /datasets/{id}/documents/download-zip', () => {
     for (const spelling of [hex, `{${id}}`, `urn:uuid:${id}`]) assert.equal((await h.kc.downloadDocumentsZip(ds.id, [spelling])).status, 200, spelling);
   });
 
+  test('another method is 405, as its path names no document (ids are routed as UUIDs)', async () => {
+    const ds = await dataset();
+    for (const path of ['documents/download-zip', 'documents/metadata']) {
+      const res = await raw('GET', `/datasets/${ds.id}/${path}`);
+      assert.equal(res.status, 405, path);
+      assert.equal(((await res.json()) as { code: string }).code, 'method_not_allowed');
+    }
+    // A segment that is no UUID where one is routed matches nothing: the generic 404.
+    const res = await raw('GET', `/datasets/${ds.id}/documents/not-a-uuid/download`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { code: string }).code, 'not_found');
+  });
+
   test('an id not of this knowledge base: 404 Document not found., before anything is packed', async () => {
     const ds = await dataset();
     const id = await byFile(ds.id, 'x', 'a.txt');

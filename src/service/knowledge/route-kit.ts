@@ -4,7 +4,7 @@
  * rate limit on writes (403); then the handler checks the body and does the operation.
  */
 import { UUID_PATTERN, type Operation } from '../../protocol/index.js';
-import { ApiError, NOT_FOUND_TEXT } from '../errors.js';
+import { ApiError } from '../errors.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { Params, Router } from '../router.js';
 import { requireAllAccess, requireDatasetAccess, type KeyRing, type SlidingWindowLimit } from './access.js';
@@ -37,8 +37,12 @@ export type Route = (
   options?: { rateLimited?: boolean },
 ) => void;
 
-/** Path parameters the real service routes as `<uuid:…>`. */
-const UUID_PARAMS = ['dataset_id', 'document_id', 'segment_id', 'child_chunk_id', 'metadata_id'];
+/**
+ * Path parameters the real service routes as `<uuid:…>`: a segment that is not a UUID matches no
+ * such route (so `GET …/documents/download-zip` is the ZIP route's 405, not a document's 404).
+ */
+const UUID_SEGMENT = UUID_PATTERN.source.slice(1, -1).replaceAll('a-f', 'a-fA-F');
+const UUID_PARAMS = Object.fromEntries(['dataset_id', 'document_id', 'segment_id', 'child_chunk_id', 'metadata_id'].map((name) => [name, UUID_SEGMENT]));
 
 export { MAX_LIMIT } from './paging.js';
 
@@ -49,10 +53,6 @@ export { MAX_LIMIT } from './paging.js';
 export function knowledgeRoute<C>(router: Router<C>, { store, keys, limit }: KnowledgeRouteDeps): Route {
   return (operation, handler, { rateLimited = operation.method !== 'GET' } = {}) => {
     router.on(operation, async (request, params, url) => {
-      for (const name of UUID_PARAMS) {
-        const value = params[name];
-        if (value !== undefined && !UUID_PATTERN.test(value)) throw new ApiError(404, 'not_found', NOT_FOUND_TEXT);
-      }
       const key = keys.authenticate(request);
       const datasetId = params.dataset_id;
       let dataset: DatasetRecord | undefined;
@@ -64,7 +64,7 @@ export function knowledgeRoute<C>(router: Router<C>, { store, keys, limit }: Kno
       }
       if (rateLimited) limit?.hit();
       return handler({ request, params, url, dataset: dataset! });
-    });
+    }, UUID_PARAMS);
   };
 }
 
