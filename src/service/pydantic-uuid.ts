@@ -6,9 +6,8 @@
  * reason>`, the reason worked out as the crate's `InvalidUuid::into_err` does.
  */
 import { z } from 'zod';
-import { canonicalUuid } from '../protocol/index.js';
+import { canonicalUuid, UUID_PATTERN } from '../protocol/index.js';
 
-const HYPHENATED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SIMPLE = /^[0-9a-f]{32}$/i;
 /** Where the groups of a hyphenated UUID start. */
 const BLOCK_STARTS = [0, 9, 14, 19, 24];
@@ -18,7 +17,7 @@ const GROUP_LENGTHS = [8, 4, 4, 4, 12];
 export function parseUuid(text: string): { id: string } | { reason: string } {
   const hyphenated =
     text.length === 36 ? text : text.length === 38 && text.startsWith('{') && text.endsWith('}') ? text.slice(1, -1) : text.length === 45 && text.startsWith('urn:uuid:') ? text.slice(9) : null;
-  if ((text.length === 32 && SIMPLE.test(text)) || (hyphenated !== null && HYPHENATED.test(hyphenated))) return { id: canonicalUuid(hyphenated ?? text) };
+  if ((text.length === 32 && SIMPLE.test(text)) || (hyphenated !== null && UUID_PATTERN.test(hyphenated))) return { id: canonicalUuid(hyphenated ?? text) };
   return { reason: refusal(text) };
 }
 

@@ -5,6 +5,7 @@
 import type { UserInputFormItem } from '../protocol/index.js';
 import { badParam } from './errors.js';
 import { validationError } from './params.js';
+import { pythonStrip } from './python-str.js';
 import type { FixtureApp, InputVariable } from './fixture.js';
 
 /** The variables a run of `app` takes: its start node's, or its own for chat and completion apps. */
@@ -44,7 +45,7 @@ function inputValue(variable: InputVariable, given: unknown): unknown {
     if (typeof value === 'number' || typeof value === 'boolean') return value;
     // Python's `int()` / `float()` of the text (`float` when it holds a dot); anything else the real
     // service refuses with a TypeError (a 500 there): here the same 400 as bad text.
-    const text = typeof value === 'string' ? value.trim().replace(/(?<=\d)_(?=\d)/g, '') : undefined;
+    const text = typeof value === 'string' ? pythonStrip(value).replace(/(?<=\d)_(?=\d)/g, '') : undefined;
     if (text === '') return null;
     const number = text === undefined ? NaN : text.includes('.') ? Number(text) : /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(number)) throw badParam(`${name} in input form must be a valid number`);

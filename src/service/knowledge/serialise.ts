@@ -145,8 +145,8 @@ export function documentMetadataJSON(doc: DocumentRecord, fields: DatasetRecord[
 }
 
 /** An upload file as the document wire forms show it (its bytes stay in the store). */
-export function uploadFileJSON(f: UploadFileRecord): Record<string, unknown> {
-  return { id: f.id, name: f.name, size: f.size, extension: f.extension, mime_type: f.mime_type, created_by: f.created_by, created_at: f.created_at };
+export function uploadFileJSON({ bytes: _, ...view }: UploadFileRecord): Omit<UploadFileRecord, 'bytes'> {
+  return view;
 }
 
 export function documentJSON(doc: DocumentRecord, fields: DatasetRecord['doc_metadata'] = []): DatasetDocument {

@@ -13,6 +13,7 @@ import { BLOCKED_EXTENSIONS, extensionOf, fileTypeOf, mimeTypeOf } from '../file
 import { PartHeaderWatcher, type PartHeaders } from '../files/part-headers.js';
 import { json } from '../http.js';
 import { nowSeconds, uuid } from '../ids.js';
+import { laxBoolean } from '../params.js';
 import { optionalUser } from '../params.js';
 import type { Router } from '../router.js';
 import { appRoute } from './app-route.js';
@@ -81,7 +82,7 @@ export function fileRoutes(router: Router<ServiceContext>): void {
 export function previewFile(context: ServiceContext, id: string, url: URL): Response {
   const file = context.uploads.verifyPreview(id, url.searchParams);
   if (!file) throw notFound('File not found or signature is invalid.');
-  const attachment = PYDANTIC_TRUE.has((url.searchParams.get('as_attachment') ?? '').trim().toLowerCase());
+  const attachment = laxBoolean(url.searchParams.get('as_attachment')) === true;
   return new Response(Uint8Array.from(file.bytes), {
     headers: {
       'Content-Type': attachment ? 'application/octet-stream' : file.mime_type,
@@ -90,9 +91,6 @@ export function previewFile(context: ServiceContext, id: string, url: URL): Resp
     },
   });
 }
-
-/** The strings pydantic reads as `True` (its other strings are `False` or invalid). */
-const PYDANTIC_TRUE: ReadonlySet<string> = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 
 /** Python's `urllib.parse.quote`: also escapes the `!'()*` that `encodeURIComponent` leaves. */
 function pythonQuote(text: string): string {

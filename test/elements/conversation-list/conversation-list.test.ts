@@ -31,15 +31,21 @@ describe('<conversation-list>', () => {
     expect(new Set(el.conversations.map((c) => c.id))).to.deep.equal(new Set(created.map((c) => c.conversation_id)));
   });
 
-  it('keeps the keyboard focus on "Load more" while the next page loads', async () => {
+  /** A list of `count` conversations, a page of one, and "Load more" pressed from the keyboard. */
+  async function moreFromKeyboard(count: number): Promise<{ el: ConversationList; more: HTMLButtonElement }> {
     const url = await newUser();
-    await conversations(url, 3, 3);
+    await conversations(url, count, count);
     const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} page-size="1"></conversation-list>`);
     await until(() => el.conversations.length === 1, 'the first page');
     await el.updateComplete;
     const more = $<HTMLButtonElement>(el, '[part=more]')!;
     more.focus();
     await pressSpace();
+    return { el, more };
+  }
+
+  it('keeps the keyboard focus on "Load more" while the next page loads', async () => {
+    const { el, more } = await moreFromKeyboard(3);
     await until(() => el.matches(':state(loading)') || el.conversations.length === 2, 'the press to take');
     await el.updateComplete;
     expect(el.shadowRoot!.activeElement).to.equal(more, 'while loading');
@@ -49,13 +55,7 @@ describe('<conversation-list>', () => {
   });
 
   it('keeps the keyboard focus in the element when "Load more" goes with the last page', async () => {
-    const url = await newUser();
-    await conversations(url, 2, 2);
-    const el = await fixture<ConversationList>(html`<conversation-list session-url=${url} page-size="1"></conversation-list>`);
-    await until(() => el.conversations.length === 1, 'the first page');
-    await el.updateComplete;
-    $<HTMLButtonElement>(el, '[part=more]')!.focus();
-    await pressSpace();
+    const { el } = await moreFromKeyboard(2);
     await until(() => el.conversations.length === 2 && el.matches(':state(ready)'), 'the last page');
     await el.updateComplete;
     expect(!$(el, '[part=more]')).to.equal(true);
