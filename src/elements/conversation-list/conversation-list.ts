@@ -44,7 +44,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @csspart option - A conversation; also `option-selected` for the chosen one, `option-active` for the one the keyboard is on.
  * @csspart name - A conversation's name.
  * @csspart time - When it was last active (or created, when sorted by creation), relative.
- * @csspart empty - The empty state.
+ * @csspart empty - The status line in the empty state, where it says so (a part name besides `status`).
  * @csspart more - The "Load more" button.
  * @csspart row - A row of buttons (the actions, the rename form's buttons).
  * @csspart rename - The rename button; `del` the delete button.
@@ -73,7 +73,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
  * @cssstate empty - The user has no conversations.
  * @cssstate error - Loading failed; a retry button is shown.
  * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
- * @csspart other-mode - What it says then (a polite live region).
+ * @csspart other-mode - The status line then, where it says so (a part name besides `status`).
  */
 export class ConversationList extends PagedCompanion<Conversation> {
   static override styles = styles;

@@ -32,7 +32,7 @@ import { pathOf } from '../../protocol/paths.js';
  * @csspart editor - Its editor (`input`, `textarea`), or the file list of a file variable.
  * @csspart save - Its save button.
  * @csspart field-error - An error at a field (a type mismatch, bad JSON, a bad filter).
- * @csspart empty - The empty state.
+ * @csspart empty - The status line in the empty state, where it says so (a part name besides `status`).
  * @csspart more - The "Load more" button.
  * @csspart row - A row of controls.
  * @csspart error - An error message.
@@ -57,7 +57,7 @@ import { pathOf } from '../../protocol/paths.js';
  * @cssstate empty - No conversation, or no variables (matching the filter).
  * @cssstate error - Loading failed; a retry button is shown.
  * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
- * @csspart other-mode - What it says then (a polite live region).
+ * @csspart other-mode - The status line then, where it says so (a part name besides `status`).
  */
 export class ConversationVariables extends PagedCompanion<ConversationVariable> {
   static override styles = styles;

@@ -53,7 +53,7 @@ const THUMB = svg`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M1 21h4V9
  * @cssstate sending - Feedback is on its way.
  * @cssstate error - Reading the current feedback failed; a retry button is shown.
  * @cssstate other-mode - The app's mode does not serve this element; it says so instead of its content.
- * @csspart other-mode - What it says then (a polite live region).
+ * @csspart other-mode - The status line then, where it says so (a part name besides `status`).
  */
 export class MessageFeedback extends Companion {
   static override styles = styles;

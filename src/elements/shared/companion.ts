@@ -142,11 +142,20 @@ export abstract class Companion extends LitElement {
   /** The box every companion renders: theme, language, content, error and status line. */
   protected frame(content: unknown): TemplateResult {
     return html`<div part="container" tabindex="-1" lang=${this.locale} style=${this.session.theme} ?data-inverted=${this.session.site?.chat_color_theme_inverted}>
-      ${this.state === 'other-mode' ? html`<p part="other-mode" role="status">${this.t[this.otherMode!]}</p>` : content}
+      ${this.state === 'other-mode' ? nothing : content}
       ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
       ${this.state === 'error' ? html`<button part="retry" @click=${this.#onRetry}>${this.t.retry}</button>` : nothing}
-      <p part="status" role="status">${this.note}</p>
+      <p part=${this.line == this.note ? 'status' : 'status ' + this.state} role="status">${this.line}</p>
     </div>`;
+  }
+
+  /**
+   * What the status line says. The other-mode and empty notes are said there too (with their state
+   * as a part name besides `status`): a live region announces a change of its text, not a region
+   * inserted with its text.
+   */
+  protected get line(): string {
+    return this.state == 'other-mode' ? this.t[this.otherMode!] : this.note;
   }
 }
 
@@ -170,6 +179,11 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
 
   /** The status line when the list is empty. */
   protected abstract get emptyNote(): string;
+
+  /** Empty, it says so after what was said last (deleting the last conversation: "Deleted. No conversations yet."). */
+  protected override get line(): string {
+    return this.state == 'empty' ? (this.note && this.note + ' ') + this.emptyNote : super.line;
+  }
 
   /** Lists from the first page again. */
   override reload(): Promise<void> {
@@ -224,11 +238,9 @@ export abstract class PagedCompanion<T extends { id: string }> extends Companion
   }
 
   protected renderPaging(): unknown {
-    // The empty state is said once, and announced (the status line stays quiet then). "More" is
-    // aria-disabled while a page loads, not disabled: that would drop the focus of whoever pressed
+    // "More" is aria-disabled while a page loads, not disabled: that would drop the focus of whoever pressed
     // it (loadMore ignores presses while busy).
-    return html`${this.state === 'empty' ? html`<p part="empty" role="status">${this.emptyNote}</p>` : nothing}
-    ${this.more ? html`<button part="more" aria-disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
+    return html`${this.more ? html`<button part="more" aria-disabled=${this.state === 'loading'} @click=${() => this.loadMore()}>${this.t.more}</button>` : nothing}`;
   }
 }
 

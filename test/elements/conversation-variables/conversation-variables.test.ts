@@ -197,14 +197,14 @@ describe('<conversation-variables>', () => {
     el.filter = 'nothing_like_this';
     await el.updateComplete;
     await settled(el);
-    expect($(el, '[part=empty]')!.textContent).to.equal('No variables.');
+    expect($(el, '[part~=empty]')!.textContent).to.equal('No variables.');
   });
 
   it('asks for a conversation when it has none', async () => {
     const url = await newUser();
     const el = await fixture<ConversationVariables>(html`<conversation-variables session-url=${url} lang="ja"></conversation-variables>`);
     await settled(el);
-    await until(() => $(el, '[part=empty]')!.textContent === '会話を選ぶと変数が表示されます。', 'the Japanese terms');
+    await until(() => $(el, '[part~=empty]')!.textContent === '会話を選ぶと変数が表示されます。', 'the Japanese terms');
     await expectNoAxeViolations(el);
   });
 });
