@@ -52,6 +52,16 @@ describe('POST /files/upload', () => {
     assertError(await h.raw('GET', new URL(forged).pathname + new URL(forged).search, { key: null }), 404, 'not_found');
   });
 
+  test('a name in UTF-8 is that name (werkzeug decodes part headers as UTF-8), and one over 200 characters is shortened as FileService.upload_file does: before the first dot, cut to 200, and the extension', async () => {
+    const client = h.client(KEYS.workflow);
+    assert.equal((await client.uploadFile(new Blob(['x']), '報告書 é.pdf', 'wren')).name, '報告書 é.pdf');
+    const long = await client.uploadFile(new Blob(['x']), `${'😀'.repeat(201)}.tar.GZ`, 'wren');
+    assert.deepEqual([long.name, long.extension], [`${'😀'.repeat(200)}.gz`, 'gz']);
+    // 200 characters exactly (in code points, not UTF-16 units) is kept as it is.
+    const exact = `${'😀'.repeat(196)}.txt`;
+    assert.equal((await client.uploadFile(new Blob(['x']), exact, 'wren')).name, exact);
+  });
+
   test('checks in the real order, with the real codes', async () => {
     const upload = (body: FormData | string, headers?: Record<string, string>) => h.raw('POST', '/files/upload', { body, headers });
     assertError(await upload(form([{ name: 'user', body: 'wren' }])), 400, 'no_file_uploaded', 'Please upload your file.');

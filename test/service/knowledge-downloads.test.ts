@@ -216,3 +216,29 @@ describe('GET /datasets/{id}/documents/{document_id}/upload-file (older builds)'
     await rejects(h.kc.getDocumentUploadFile(ds.id, '00000000-0000-4000-8000-000000000000'), { status: 404, code: 'not_found', message: 'Document not found.' });
   });
 });
+
+describe('the upload file of a document, named and sized as FileService stores it', () => {
+  test('by text: its size in characters (upload_text: len(text)), its name cut to 200 characters; the bytes UTF-8', async () => {
+    const ds = await dataset();
+    // 5 characters, 8 bytes in UTF-8 (é: 2, 😀: 4, one code point each, as Python counts).
+    const text = 'é😀abc';
+    const name = '😀'.repeat(150) + 'n'.repeat(100);
+    const { document } = await h.kc.createDocumentByText(ds.id, { name, text, indexing_technique: 'economy', process_rule: { mode: 'automatic' } });
+    const file = await h.kc.getDocumentUploadFile(ds.id, document.id);
+    assert.equal(file.size, 5);
+    assert.equal(file.name, '😀'.repeat(150) + 'n'.repeat(50));
+    assert.deepEqual(await bytesOf(await fetch(file.url)), new TextEncoder().encode(text));
+    assert.equal(document.name, name, 'the document keeps the whole name');
+  });
+
+  test('by file: its size in bytes; a name over 200 characters is the part before the first dot, cut to 200, and the extension', async () => {
+    const ds = await dataset();
+    const long = `${'a'.repeat(190)}.v2.${'b'.repeat(20)}.TXT`;
+    const id = await byFile(ds.id, 'é', long);
+    const file = await h.kc.getDocumentUploadFile(ds.id, id);
+    assert.deepEqual([file.name, file.size], [`${'a'.repeat(190)}.txt`, 2]);
+    assert.equal((await h.kc.getDocument(ds.id, id)).name, file.name, 'the document is named as its upload file (upload_file.name)');
+    const short = await byFile(ds.id, 'x', 'notes.v2.txt');
+    assert.equal((await h.kc.getDocumentUploadFile(ds.id, short)).name, 'notes.v2.txt');
+  });
+});

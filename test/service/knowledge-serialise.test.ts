@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { newSegment } from '../../src/service/knowledge/indexing.js';
 import { ModelRegistry } from '../../src/service/knowledge/models.js';
 import { resolveRule } from '../../src/service/knowledge/process-rules.js';
-import { newDocument, textBytes, uploadFile, type DatasetRecord } from '../../src/service/knowledge/records.js';
+import { newDocument, textFile, type DatasetRecord } from '../../src/service/knowledge/records.js';
 import { datasetJSON, documentJSON, indexingStatusJSON, segmentJSON, tagJSON, type WorkspaceView } from '../../src/service/knowledge/serialise.js';
 
 const OWNER = { id: 'owner-1', name: 'Owner One', email: '' };
@@ -31,7 +31,7 @@ const view: WorkspaceView = {
 function documentIn(ds: DatasetRecord) {
   const doc = newDocument({
     position: 1, name: 'a.txt', text: 'Alpha beta.', batch: 'b1', doc_form: 'text_model', doc_language: 'English',
-    rule: { id: 'r1', rule: resolveRule(null, 'text_model') }, upload_file: uploadFile('a.txt', textBytes('Alpha beta.'), OWNER.id, 100), created_by: OWNER.id, created_at: 100,
+    rule: { id: 'r1', rule: resolveRule(null, 'text_model') }, upload_file: textFile('a.txt', 'Alpha beta.', OWNER.id, 100), created_by: OWNER.id, created_at: 100,
   });
   const seg = newSegment(ds, { position: 1, content: 'Alpha beta.', answer: null, children: [], created_by: OWNER.id, now: 100 });
   seg.status = 'completed';

@@ -11,6 +11,15 @@ export function extensionOf(name: string): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
+/**
+ * The name `FileService.upload_file` stores: over 200 characters (code points, as Python counts),
+ * what comes before the first dot, cut to 200, and the extension (`a.b.c…` becomes `a….c`).
+ */
+export function storedFileName(filename: string): string {
+  if ([...filename].length <= 200) return filename;
+  return [...filename.split('.')[0]!].slice(0, 200).join('') + '.' + extensionOf(filename);
+}
+
 export function fileTypeOf(extension: string, mimeType = ''): FileType {
   const kind = fileKindOf(extension);
   if (kind !== 'custom') return kind;

@@ -5,6 +5,7 @@
  */
 import { MIME_TYPES } from '../../protocol/index.js';
 import { ApiError, badParam } from '../errors.js';
+import { storedFileName } from '../files/file-types.js';
 
 const MB = 1024 * 1024;
 /** The real service's default `UPLOAD_FILE_SIZE_LIMIT`. */
@@ -103,7 +104,8 @@ export async function documentFile(files: FilePart[], fileFields: number, requir
   const bytes = new Uint8Array(await file.arrayBuffer());
   let text = new TextDecoder().decode(bytes);
   if (extension === 'html' || extension === 'htm') text = htmlText(text);
-  return { name: file.name, text, size: file.size, extension, mime_type: mime, bytes };
+  // The document takes the name its upload file is stored under (`upload_file.name`).
+  return { name: storedFileName(file.name), text, size: file.size, extension, mime_type: mime, bytes };
 }
 
 /** The readable text of an HTML page: scripts and styles dropped, tags removed, entities of the common five decoded. */

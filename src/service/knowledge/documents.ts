@@ -20,7 +20,7 @@ import {
   displayStatus,
   DOC_FORMS,
   newDocument,
-  textBytes,
+  textFile,
   uploadFile,
   type DatasetRecord,
   type DocumentRecord,
@@ -97,7 +97,7 @@ export function saveDocument(state: KnowledgeState, ds: DatasetRecord, input: Sa
   const batch = batchId();
   const file: UploadFileRecord = input.file
     ? uploadFile(input.name, input.file.bytes, state.owner.id, now, input.file.extension, input.file.mime_type)
-    : uploadFile(input.name, textBytes(input.text), state.owner.id, now);
+    : textFile(input.name, input.text, state.owner.id, now);
   let doc: DocumentRecord;
   if (original) {
     doc = original;

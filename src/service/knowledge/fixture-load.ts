@@ -3,7 +3,7 @@ import { uuid, nowSeconds } from '../ids.js';
 import type { FixtureDataset, KnowledgeFixture } from './fixture-schema.js';
 import type { Indexer } from './indexing.js';
 import { resolveRule } from './process-rules.js';
-import { batchId, DEFAULT_EXTERNAL_RETRIEVAL, newDocument, textBytes, uploadFile, type DatasetRecord, type TagRecord } from './records.js';
+import { batchId, DEFAULT_EXTERNAL_RETRIEVAL, newDocument, textFile, type DatasetRecord, type TagRecord } from './records.js';
 
 export function datasetFromFixture(
   d: FixtureDataset,
@@ -58,7 +58,7 @@ export function datasetFromFixture(
       doc_form: d.doc_form,
       doc_language: d.doc_language,
       rule,
-      upload_file: uploadFile(fd.name, textBytes(fd.text), ds.created_by, docCreated),
+      upload_file: textFile(fd.name, fd.text, ds.created_by, docCreated),
       created_by: ds.created_by,
       created_at: docCreated,
       enabled: fd.enabled,

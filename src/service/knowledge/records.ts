@@ -16,6 +16,7 @@ import type {
   UploadedFile,
 } from '../../protocol/index.js';
 import { ApiError } from '../errors.js';
+import { storedFileName } from '../files/file-types.js';
 import { uuid } from '../ids.js';
 import type { Chunk, ResolvedProcessRule } from './chunking.js';
 import type { RetrievalModelInput } from './validation.js';
@@ -160,13 +161,19 @@ export function summarySetting(s: { enable: boolean; model_name?: string | null;
   return { enable: s.enable, model_name: s.model_name ?? '', model_provider_name: s.model_provider_name ?? '', summary_prompt: s.summary_prompt ?? '' };
 }
 
-/** A new upload file; without a type it is the text file Dify saves a document by text as. */
-export function uploadFile(name: string, bytes: Uint8Array, createdBy: string, createdAt: number, extension = 'txt', mimeType = 'text/plain'): UploadFileRecord {
-  return { id: uuid(), name: name.slice(0, 200), size: bytes.byteLength, extension, mime_type: mimeType, created_by: createdBy, created_at: createdAt, bytes };
+/** A new upload file, named and sized as `FileService.upload_file` does (`size` in bytes). */
+export function uploadFile(name: string, bytes: Uint8Array, createdBy: string, createdAt: number, extension: string, mimeType: string): UploadFileRecord {
+  return { id: uuid(), name: storedFileName(name), size: bytes.byteLength, extension, mime_type: mimeType, created_by: createdBy, created_at: createdAt, bytes };
 }
 
-/** A text's UTF-8 bytes, the file of a document created by text. */
-export const textBytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+/**
+ * The text file a document created by text is saved as, as `FileService.upload_text` makes it:
+ * its UTF-8 bytes, but its `size` the text's length in characters and its name cut to 200 of them.
+ */
+export function textFile(name: string, text: string, createdBy: string, createdAt: number): UploadFileRecord {
+  const file = uploadFile('', new TextEncoder().encode(text), createdBy, createdAt, 'txt', 'text/plain');
+  return { ...file, name: [...name].slice(0, 200).join(''), size: [...text].length };
+}
 
 /** A new document record, queued for indexing. */
 export function newDocument(

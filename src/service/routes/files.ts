@@ -9,7 +9,7 @@ import { APP_OPERATIONS, type UploadedFile } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
-import { BLOCKED_EXTENSIONS, extensionOf, fileTypeOf, mimeTypeOf } from '../files/file-types.js';
+import { BLOCKED_EXTENSIONS, extensionOf, fileTypeOf, mimeTypeOf, storedFileName } from '../files/file-types.js';
 import { PartHeaderWatcher, type PartHeaders } from '../files/part-headers.js';
 import { json } from '../http.js';
 import { nowSeconds, uuid } from '../ids.js';
@@ -55,7 +55,7 @@ export function fileRoutes(router: Router<ServiceContext>): void {
     const view: UploadedFile = {
       id,
       reference: null,
-      name: part.filename,
+      name: storedFileName(part.filename),
       size: part.size,
       extension,
       mime_type: mimeType,
@@ -117,7 +117,9 @@ async function readMultipart(request: Request, ceiling: number): Promise<{ files
   await new Promise<void>((resolve, reject) => {
     let parser: Busboy.Busboy;
     try {
-      parser = Busboy({ headers: { 'content-type': contentType }, preservePath: true, limits: { fileSize: ceiling, files: 5, fields: 20, fieldSize: 64 * 1024 } });
+      // Werkzeug decodes a part's headers as UTF-8, so `filename="報告.pdf"` (as browsers and
+      // undici send it) is that name; busboy's default reads the parameter as Latin-1.
+      parser = Busboy({ headers: { 'content-type': contentType }, preservePath: true, defParamCharset: 'utf8', limits: { fileSize: ceiling, files: 5, fields: 20, fieldSize: 64 * 1024 } });
     } catch (error) {
       return reject(badParam(`Invalid multipart body: ${(error as Error).message}`));
     }
