@@ -4,6 +4,16 @@
  * which mirrors the upstream's paths). Streaming operations are async iterables of typed events.
  */
 import type {
+  Annotation,
+  AnnotationListQuery,
+  AnnotationReplyAction,
+  AnnotationReplyJob,
+  AnnotationReplyJobStatus,
+  AnnotationReplyRequest,
+  AnnotationRequest,
+  NumberedPage,
+  WorkflowLog,
+  WorkflowLogQuery,
   AppInfo,
   AppParameters,
   ChatBlockingResponse,
@@ -207,6 +217,39 @@ export class AppClient {
 
   getParameters(signal?: AbortSignal): Promise<AppParameters> {
     return this.transport.json(...requestOf(APP_OPERATIONS.getParameters), { signal });
+  }
+
+  // Admin: workflow logs and annotations (app key only; a relay refuses them)
+
+  /** The app's workflow runs, newest first (a Workflow app's: a Chatflow's runs write no log). */
+  listWorkflowLogs(query: WorkflowLogQuery = {}, signal?: AbortSignal): Promise<NumberedPage<WorkflowLog>> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.listWorkflowLogs), { query: query as Query, signal });
+  }
+
+  listAnnotations(query: AnnotationListQuery = {}, signal?: AbortSignal): Promise<NumberedPage<Annotation>> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.listAnnotations), { query: query as Query, signal });
+  }
+
+  createAnnotation(body: AnnotationRequest, signal?: AbortSignal): Promise<Annotation> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.createAnnotation), { json: body, signal });
+  }
+
+  updateAnnotation(annotationId: string, body: AnnotationRequest, signal?: AbortSignal): Promise<Annotation> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.updateAnnotation, annotationId), { json: body, signal });
+  }
+
+  /** Deletes an annotation (answers 204). */
+  async deleteAnnotation(annotationId: string, signal?: AbortSignal): Promise<void> {
+    await this.transport.send(...requestOf(APP_OPERATIONS.deleteAnnotation, annotationId), { signal });
+  }
+
+  /** Starts turning annotation reply on or off; follow the job with `getAnnotationReplyStatus`. */
+  setAnnotationReply(action: AnnotationReplyAction, body: AnnotationReplyRequest, signal?: AbortSignal): Promise<AnnotationReplyJob> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.setAnnotationReply, action), { json: body, signal });
+  }
+
+  getAnnotationReplyStatus(action: AnnotationReplyAction, jobId: string, signal?: AbortSignal): Promise<AnnotationReplyJobStatus> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.getAnnotationReplyStatus, action, jobId), { signal });
   }
 }
 

@@ -5,6 +5,7 @@
  * travel under `data`.
  */
 import type { HumanInputRequest } from './human-input.js';
+import type { AnnotationReplyMetadata } from './admin.js';
 
 /** Fields present on events, depending on the app type. */
 export interface EventEnvelope {
@@ -187,7 +188,8 @@ export interface MessageFileEvent extends EventEnvelope { event: 'message_file';
 export interface MessageEndEvent extends EventEnvelope {
   event: 'message_end';
   id: string;
-  metadata: { usage: Usage; retriever_resources: RetrieverResource[] };
+  /** `annotation_reply`: the answer is an annotation's (Chatbot and Agent apps; a Chatflow's answer leaves it out). */
+  metadata: { usage: Usage; retriever_resources: RetrieverResource[]; annotation_reply?: AnnotationReplyMetadata };
   files?: unknown[];
 }
 export interface MessageReplaceEvent extends EventEnvelope { event: 'message_replace'; answer: string; reason: string }

@@ -13,3 +13,4 @@ export * from './paths.js';
 export * from './operations.js';
 export * from './uuid.js';
 export * from './companion-paths.js';
+export * from './admin.js';

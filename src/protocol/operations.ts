@@ -99,6 +99,16 @@ export const APP_OPERATIONS = {
   getParameters: { method: 'GET', path: '/parameters', browserSafe: true, runBound: true },
   getMeta: { method: 'GET', path: '/meta' },
 
+  // Admin: the app's workflow logs and annotations. App keys only, never through the relay.
+  listWorkflowLogs: { method: 'GET', path: '/workflows/logs' },
+  listAnnotations: { method: 'GET', path: '/apps/annotations' },
+  createAnnotation: { method: 'POST', path: '/apps/annotations' },
+  updateAnnotation: { method: 'PUT', path: '/apps/annotations/{annotation_id}' },
+  deleteAnnotation: { method: 'DELETE', path: '/apps/annotations/{annotation_id}' },
+  /** `{action}`: `enable` or `disable`. */
+  setAnnotationReply: { method: 'POST', path: '/apps/annotation-reply/{action}' },
+  getAnnotationReplyStatus: { method: 'GET', path: '/apps/annotation-reply/{action}/status/{job_id}' },
+
 } as const satisfies Record<string, Operation>;
 
 /** The names of `path`'s parameters, in order: `/a/{x}/b/{y}` gives `['x', 'y']`. */

@@ -1,6 +1,7 @@
 /** Starting, following and stopping runs (dify-wire.md §3). */
 import type { FileReference } from './files.js';
 import type { PauseReason, WorkflowStatus, Usage, RetrieverResource } from './events.js';
+import type { AnnotationReplyMetadata } from './admin.js';
 
 export type ResponseMode = 'streaming' | 'blocking';
 
@@ -78,7 +79,8 @@ export interface ChatBlockingResponse {
   conversation_id: string;
   mode: string;
   answer: string;
-  metadata: { usage: Usage; retriever_resources: RetrieverResource[] };
+  /** `annotation_reply`: the answer is an annotation's (Chatbot and Agent apps; a Chatflow's answer leaves it out). */
+  metadata: { usage: Usage; retriever_resources: RetrieverResource[]; annotation_reply?: AnnotationReplyMetadata };
   created_at: number;
 }
 

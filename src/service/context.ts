@@ -1,4 +1,6 @@
 /** What every route handler of the app side gets: the fixture and the service's live state. */
+import type { SimpleAccount } from '../protocol/index.js';
+import type { AnnotationStore } from './annotations.js';
 import type { SpeechSynthesizer } from './audio/speech.js';
 import type { ConversationStore } from './conversations/store.js';
 import type { EndUsers } from './end-users.js';
@@ -17,4 +19,7 @@ export interface ServiceContext {
   endUsers: EndUsers;
   qa: QaControls;
   speech: SpeechSynthesizer;
+  annotations: AnnotationStore;
+  /** The workspace owner an app key acts as (Dify's `validate_app_token` logs it in): annotations are its. */
+  owner: SimpleAccount;
 }

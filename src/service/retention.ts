@@ -14,9 +14,11 @@ export interface RetentionOptions {
   finishedRuns?: number;
   /** Conversations kept (with their messages); the least recently active go first. Default 10,000. */
   conversations?: number;
+  /** Annotations kept per app (`/apps/annotations`); the oldest go first. Default 10,000. */
+  annotations?: number;
 }
 
-export const DEFAULT_RETENTION: Required<RetentionOptions> = { finishedRuns: 10_000, conversations: 10_000 };
+export const DEFAULT_RETENTION: Required<RetentionOptions> = { finishedRuns: 10_000, conversations: 10_000, annotations: 10_000 };
 
 export function retentionOf(options: RetentionOptions | undefined): Required<RetentionOptions> {
   const merged = { ...DEFAULT_RETENTION, ...options };

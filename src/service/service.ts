@@ -3,6 +3,7 @@
  * API under `/v1`, wire-compatible with the real service, driven by a fixture.
  */
 import { APP_OPERATIONS, pathPattern } from '../protocol/index.js';
+import { AnnotationStore } from './annotations.js';
 import { SpeechSynthesizer } from './audio/speech.js';
 import type { ServiceContext } from './context.js';
 import { ConversationStore } from './conversations/store.js';
@@ -26,6 +27,8 @@ import { fileRoutes, previewFile } from './routes/files.js';
 import { formRoutes } from './routes/forms.js';
 import { messageRoutes } from './routes/messages.js';
 import { workflowRoutes } from './routes/workflows.js';
+import { adminRoutes } from './routes/admin.js';
+import { uuid } from './ids.js';
 import { knowledgeRoutes } from './knowledge/index.js';
 
 export interface ServiceOptions {
@@ -75,6 +78,9 @@ export function createService(options: ServiceOptions): EmbeddedService {
     endUsers,
     qa,
     speech: new SpeechSynthesizer(),
+    annotations: new AnnotationStore({ keepPerApp: retention.annotations }),
+    // The knowledge side's owner when the fixture has one: one workspace, one owner.
+    owner: options.fixture.knowledge?.owner ?? { id: uuid(), name: 'Dify user', email: '' },
   };
   const secrets = [...options.fixture.apps.map((a) => a.key), ...(options.fixture.knowledge?.keys.map((k) => k.key) ?? [])];
   const router = new Router<ServiceContext>();
@@ -86,6 +92,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
   messageRoutes(router);
   audioRoutes(router);
   appRoutes(router);
+  adminRoutes(router);
   const knowledge = knowledgeRoutes(router, options.fixture, context.uploads);
   const qaRouter = new Router<ServiceContext>();
   qaRoutes(qaRouter, {
@@ -95,6 +102,7 @@ export function createService(options: ServiceOptions): EmbeddedService {
       context.conversations.clear();
       context.uploads.clear();
       context.endUsers.clear();
+      context.annotations.clear();
       knowledge.reset();
       qa.reset(initialQa);
     },

@@ -195,6 +195,13 @@ describe('the clients send the table\'s method and path', () => {
     await c.getSite();
     await c.getInfo();
     await c.getParameters();
+    await c.listWorkflowLogs({ status: 'succeeded' });
+    await c.listAnnotations({ keyword: 'k' });
+    await c.createAnnotation({ question: 'q', answer: 'a' });
+    await c.updateAnnotation(ID, { question: 'q', answer: 'a' });
+    await c.deleteAnnotation(ID);
+    await c.setAnnotationReply('enable', { score_threshold: 0.9, embedding_provider_name: 'p', embedding_model_name: 'm' });
+    await c.getAnnotationReplyStatus('enable', ID);
     const prepared = await c.prepareWorkflowEvents(ID, { user });
     calls.push({ method: prepared.init.method!, path: new URL(prepared.url).pathname.replace(/^\/v1/, '') });
     const covered = new Set(calls.map(operationOf));

@@ -41,7 +41,7 @@ export type Route = (
  * Path parameters the real service routes as `<uuid:…>`: a segment that is not a UUID matches no
  * such route (so `GET …/documents/download-zip` is the ZIP route's 405, not a document's 404).
  */
-const UUID_SEGMENT = UUID_PATTERN.source.slice(1, -1).replaceAll('a-f', 'a-fA-F');
+export const UUID_SEGMENT = UUID_PATTERN.source.slice(1, -1).replaceAll('a-f', 'a-fA-F');
 const UUID_PARAMS = Object.fromEntries(['dataset_id', 'document_id', 'segment_id', 'child_chunk_id', 'metadata_id'].map((name) => [name, UUID_SEGMENT]));
 
 export { MAX_LIMIT } from './paging.js';

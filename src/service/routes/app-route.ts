@@ -12,6 +12,7 @@ import type { FixtureApp } from '../fixture.js';
 import { readJsonObject, requireUser } from '../http.js';
 import { optionalUser, requireMode, uuidParams, type ModeCode } from '../params.js';
 import type { Params, Router } from '../router.js';
+import { UUID_SEGMENT } from '../knowledge/route-kit.js';
 
 export interface AppCall {
   request: Request;
@@ -39,12 +40,16 @@ export type AppRoute = (operation: Operation, options: AppRouteOptions, handler:
 
 /** Path parameters the real routes declare as `<uuid:…>`: anything else is an unknown URL. */
 const UUID_PARAMS = ['conversation_id', 'variable_id', 'message_id'];
+/** The same, routed as werkzeug's converter does: a segment that is no (hyphenated) UUID matches no such route. */
+const TYPED_UUID_PARAMS = ['annotation_id', 'job_id'];
 
 export function appRoute(router: Router<ServiceContext>): AppRoute {
   return (operation, options, handler) => {
     const uuids = UUID_PARAMS.filter((name) => operation.path.includes(`{${name}}`));
+    const typed = Object.fromEntries(TYPED_UUID_PARAMS.filter((name) => operation.path.includes(`{${name}}`)).map((name) => [name, UUID_SEGMENT]));
     router.on(operation, async (request, params, url, context) => {
       uuidParams(params, ...uuids);
+      for (const name of Object.keys(typed)) params[name] = params[name]!.toLowerCase();
       const app = authenticateApp(request, context.fixture);
       const body = operation.user === 'json' ? await (options.optionalBody ? readOptionalJson(request) : readJsonObject(request)) : {};
       let user = '';
@@ -54,7 +59,7 @@ export function appRoute(router: Router<ServiceContext>): AppRoute {
       }
       if (options.modes) requireMode(app, options.modes, options.modeCode);
       return handler({ request, params, url, context, app, user, body });
-    });
+    }, typed);
   };
 }
 

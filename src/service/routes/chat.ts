@@ -14,7 +14,7 @@ import { CHAT_MODES, laxBoolean, validationError } from '../params.js';
 import type { Router } from '../router.js';
 import { checkRunInputs } from '../run-inputs.js';
 import { elapsedSeconds, type Run } from '../runs/run.js';
-import type { ReplyTask } from '../runs/reply.js';
+import type { AnnotationAnswer, ReplyTask } from '../runs/reply.js';
 import { usage } from '../runs/usage.js';
 import { liveStream, untilTerminal } from './streams.js';
 import { checkPinnedWorkflow } from './workflows.js';
@@ -44,6 +44,12 @@ export function chatRoutes(router: Router<ServiceContext>): void {
     const conversation = openConversation(context, app, user, body, query);
     const previewUrl = (id: string) => url.origin + context.uploads.signedPreviewPath(id);
     const message = context.conversations.addMessage(conversation, { query, inputs: conversation.inputs, files: files.map((f) => userMessageFile(f, previewUrl)) });
+    // Annotation reply answers before the app runs (`handle_annotation_reply`, `query_app_annotations_to_reply`).
+    const annotation = context.annotations.match(app.id, query);
+    if (annotation) {
+      const account = { id: annotation.accountId, name: annotation.accountId === context.owner.id ? context.owner.name : 'Dify user' };
+      return reply(context, app, user, conversation, message, streaming, { id: annotation.id, account, answer: annotation.answer });
+    }
     if (app.mode === 'advanced-chat') return chatflow(context, app, user, conversation, message, streaming, files);
     return reply(context, app, user, conversation, message, streaming);
   });
@@ -103,16 +109,16 @@ async function chatflow(context: ServiceContext, app: FixtureApp, user: string, 
   return json(last.event === 'workflow_paused' ? pausedBody(run, message, last) : messageBody(app, run.taskId, message));
 }
 
-async function reply(context: ServiceContext, app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, streaming: boolean): Promise<Response> {
+async function reply(context: ServiceContext, app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, streaming: boolean, annotation: AnnotationAnswer | null = null): Promise<Response> {
   const { replies } = context;
-  const task: ReplyTask = replies.create(app, user, conversation, message);
+  const task: ReplyTask = replies.create(app, user, conversation, message, annotation);
   if (streaming) return liveStream(context, task.topic, REPLY_TERMINAL, { start: () => replies.execute(task) });
   const last = await untilTerminal(task.topic, REPLY_TERMINAL, () => replies.execute(task));
   if (last.event === 'error') throw new ApiError(last.status, last.code as ErrorCode, last.message);
-  return json(messageBody(app, task.taskId, message));
+  return json(messageBody(app, task.taskId, message, last.event === 'message_end' ? last.metadata : undefined));
 }
 
-function messageBody(app: FixtureApp, taskId: string, message: MessageRecord): Record<string, unknown> {
+function messageBody(app: FixtureApp, taskId: string, message: MessageRecord, metadata?: Extract<RunEvent, { event: 'message_end' }>['metadata']): Record<string, unknown> {
   return {
     event: 'message',
     task_id: taskId,
@@ -121,7 +127,7 @@ function messageBody(app: FixtureApp, taskId: string, message: MessageRecord): R
     ...(app.mode === 'completion' ? {} : { conversation_id: message.conversationId }),
     mode: app.mode === 'completion' ? 'completion' : app.mode,
     answer: message.answer,
-    metadata: { usage: usage(message.messageTokens, message.answerTokens, message.latency), retriever_resources: [] },
+    metadata: metadata ?? { usage: usage(message.messageTokens, message.answerTokens, message.latency), retriever_resources: [] },
     created_at: Math.floor(message.createdMs / 1000),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { logFault } from '../errors.js';
 import { DEFAULT_RETENTION, FinishedQueue } from '../retention.js';
-import type { AppMode, RunEvent } from '../../protocol/index.js';
+import type { AnnotationReplyMetadata, AppMode, RunEvent } from '../../protocol/index.js';
 import { substituteVariables } from '../../protocol/index.js';
 import type { ConversationRecord, MessageRecord } from '../conversations/store.js';
 import type { FixtureApp } from '../fixture.js';
@@ -27,6 +27,12 @@ export interface ReplyTask {
   end: RunEvent | null;
   readonly startedMs: number;
   readonly abort: AbortController;
+  /** Set when an annotation answers instead of the app (annotation reply): its answer and who wrote it. */
+  readonly annotation: AnnotationAnswer | null;
+}
+
+export interface AnnotationAnswer extends AnnotationReplyMetadata {
+  readonly answer: string;
 }
 
 const isAgent = (mode: AppMode) => mode === 'agent' || mode === 'agent-chat';
@@ -47,8 +53,9 @@ export class ReplyTasks {
     this.#finished = new FinishedQueue(options.keepFinished ?? DEFAULT_RETENTION.finishedRuns, (id) => this.#tasks.delete(id));
   }
 
-  create(app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord): ReplyTask {
+  create(app: FixtureApp, user: string, conversation: ConversationRecord, message: MessageRecord, annotation: AnnotationAnswer | null = null): ReplyTask {
     const task: ReplyTask = {
+      annotation,
       taskId: uuid(),
       app,
       user,
@@ -95,6 +102,7 @@ export class ReplyTasks {
   }
 
   async #reply(task: ReplyTask): Promise<void> {
+    if (task.annotation) return this.#annotate(task, task.annotation);
     const { app, message, conversation } = task;
     const reply = app.reply!;
     const variables = Object.fromEntries(conversation.variables.map((v) => [v.name, v.value]));
@@ -165,14 +173,36 @@ export class ReplyTasks {
     this.#end(task);
   }
 
-  #end(task: ReplyTask): void {
+  /**
+   * The annotation's answer, as Dify's runners give it: a Chatbot's or Agent's `direct_output` one
+   * `message` per character (agents too: `QueueLLMChunkEvent`s), a Chatflow's
+   * `_complete_with_stream_output` one `message` with all of it and no workflow run. No model ran:
+   * no tokens. The `message_end` names the annotation, except a Chatflow's, whose pipeline deletes
+   * `annotation_reply` from it (`_message_end_to_stream_response`).
+   */
+  async #annotate(task: ReplyTask, annotation: AnnotationAnswer): Promise<void> {
     const { message } = task;
-    message.answerTokens = tokensOf(message.answer);
+    message.messageTokens = 0;
+    const chunks = task.app.mode === 'advanced-chat' ? [annotation.answer] : [...annotation.answer];
+    await this.#wait(task, 0);
+    for (const chunk of chunks) {
+      if (task.status !== 'running') return;
+      message.answer += chunk;
+      this.#publish(task, { event: 'message', id: message.id, answer: chunk, ...(task.app.mode === 'advanced-chat' ? { from_variable_selector: null } : {}) });
+    }
+    task.status = 'finished';
+    this.#end(task);
+  }
+
+  #end(task: ReplyTask): void {
+    const { message, annotation } = task;
+    message.answerTokens = annotation ? 0 : tokensOf(message.answer);
     message.latency = Math.round((Date.now() - task.startedMs) / 10) / 100;
+    const shown = annotation && task.app.mode !== 'advanced-chat' ? { annotation_reply: { id: annotation.id, account: annotation.account } } : {};
     const end = this.#envelope(task, {
       event: 'message_end',
       id: message.id,
-      metadata: { usage: usage(message.messageTokens, message.answerTokens, message.latency), retriever_resources: [] },
+      metadata: { ...shown, usage: usage(message.messageTokens, message.answerTokens, message.latency), retriever_resources: [] },
       files: [],
     });
     task.end = end;
