@@ -99,6 +99,11 @@ export const APP_OPERATIONS = {
   getParameters: { method: 'GET', path: '/parameters', browserSafe: true, runBound: true },
   getMeta: { method: 'GET', path: '/meta' },
 
+  // Suggested questions, speech to text (what a chat UI asks for) and the app's feedback (an admin listing across users)
+  getSuggestedQuestions: { method: 'GET', path: '/messages/{message_id}/suggested', user: 'query', browserSafe: true },
+  audioToText: { method: 'POST', path: '/audio-to-text', user: 'multipart', browserSafe: true },
+  listAppFeedbacks: { method: 'GET', path: '/app/feedbacks' },
+
 } as const satisfies Record<string, Operation>;
 
 /** The names of `path`'s parameters, in order: `/a/{x}/b/{y}` gives `['x', 'y']`. */
