@@ -24,6 +24,8 @@ QA controls (also changeable at run time through http://HOST:N/_qa, loopback cal
   --ping-interval MS         keep-alive interval of event streams (default 10000, as the real service)
   --stream-idle-timeout MS   close an event stream after MS without an event, pings not counted
                              (default 300000, as the real service)
+  --transcript TEXT          what audio to text answers for audio without a transcript tag of
+                             its own (default: "", as for audio without speech)
 `;
 
 const { values } = parseArgs({
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     'remote-fetch-timeout': { type: 'string' },
     'ping-interval': { type: 'string' },
     'stream-idle-timeout': { type: 'string' },
+    transcript: { type: 'string' },
     'keep-runs': { type: 'string' },
     'keep-conversations': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -80,6 +83,7 @@ try {
       ...(pingIntervalMs !== undefined ? { pingIntervalMs } : {}),
       ...(streamIdleTimeoutMs !== undefined ? { streamIdleTimeoutMs } : {}),
       failRemoteFetch: values['fail-remote-fetch'] ?? false,
+      ...(values.transcript !== undefined ? { transcript: values.transcript } : {}),
     },
     retention: {
       ...(finishedRuns !== undefined ? { finishedRuns } : {}),

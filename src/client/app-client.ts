@@ -14,8 +14,11 @@ import type {
   NumberedPage,
   WorkflowLog,
   WorkflowLogQuery,
+  AppFeedbackList,
+  AppFeedbackListQuery,
   AppInfo,
   AppParameters,
+  AudioToTextResponse,
   ChatBlockingResponse,
   ChatMessageRequest,
   ChatPausedBlockingResponse,
@@ -34,6 +37,7 @@ import type {
   ResultSuccess,
   RunEvent,
   SiteSettings,
+  SuggestedQuestions,
   TextToAudioRequest,
   UpdateVariableRequest,
   UploadedFile,
@@ -127,10 +131,7 @@ export class AppClient {
 
   /** `POST /files/upload`: one file, owned by `user` (pass the same user to the run and the submit). */
   uploadFile(file: Blob, filename: string, user?: string, signal?: AbortSignal): Promise<UploadedFile> {
-    const body = new FormData();
-    body.append('file', file, filename);
-    if (user !== undefined) body.append('user', user);
-    return this.transport.json(...requestOf(APP_OPERATIONS.uploadFile), { body, signal });
+    return this.transport.json(...requestOf(APP_OPERATIONS.uploadFile), { body: fileForm(file, filename, user), signal });
   }
 
   // Messages
@@ -251,6 +252,34 @@ export class AppClient {
   getAnnotationReplyStatus(action: AnnotationReplyAction, jobId: string, signal?: AbortSignal): Promise<AnnotationReplyJobStatus> {
     return this.transport.json(...requestOf(APP_OPERATIONS.getAnnotationReplyStatus, action, jobId), { signal });
   }
+  // Suggested questions, speech to text and the app's feedback
+
+  /** Questions `user` might ask after the message's answer (chat apps with `suggested_questions_after_answer` on). */
+  getSuggestedQuestions(messageId: string, user: string, signal?: AbortSignal): Promise<SuggestedQuestions> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.getSuggestedQuestions, messageId), { query: { user }, signal });
+  }
+
+  /**
+   * `POST /audio-to-text` (apps with `speech_to_text` on): the words of a recording of at most
+   * 30 MB. The part goes with `file`'s own type, which must be `audio/mp3`, `audio/mpga`,
+   * `audio/m4a`, `audio/wav` or `audio/amr` (Dify refuses `audio/mpeg`).
+   */
+  audioToText(file: Blob, filename: string, user?: string, signal?: AbortSignal): Promise<AudioToTextResponse> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.audioToText), { body: fileForm(file, filename, user), signal });
+  }
+
+  /** Every rating of the app's messages, whoever gave it, newest first (an admin listing: not for browsers). */
+  listAppFeedbacks(query: AppFeedbackListQuery = {}, signal?: AbortSignal): Promise<AppFeedbackList> {
+    return this.transport.json(...requestOf(APP_OPERATIONS.listAppFeedbacks), { query: query as Query, signal });
+  }
+}
+
+/** A multipart body: the one `file` part, and `user` when given. */
+function fileForm(file: Blob, filename: string, user?: string): FormData {
+  const body = new FormData();
+  body.append('file', file, filename);
+  if (user !== undefined) body.append('user', user);
+  return body;
 }
 
 function startHeaders(options?: RunStartOptions): Record<string, string> {

@@ -219,3 +219,44 @@ export interface AppInfo {
   author_name: string;
 }
 
+
+// Suggested questions, speech to text and the app's feedback
+
+/** `GET /messages/{message_id}/suggested`: what the user might ask next (chat apps). */
+export interface SuggestedQuestions {
+  result: 'success';
+  data: string[];
+}
+
+/** `POST /audio-to-text`: the transcript; `""` when the audio holds no speech. */
+export interface AudioToTextResponse {
+  text: string;
+}
+
+/** `GET /app/feedbacks` query: `page` from 1, `limit` 1–101 (Dify's bound), default 20. */
+export interface AppFeedbackListQuery {
+  page?: number;
+  limit?: number;
+}
+
+/** One rating of a message, as `GET /app/feedbacks` lists it (`MessageFeedback.to_dict`). */
+export interface AppFeedback {
+  id: string;
+  app_id: string;
+  conversation_id: string;
+  message_id: string;
+  rating: FeedbackRating;
+  content: string | null;
+  /** `user` (an end user through the API) or `admin` (an account, in the console). */
+  from_source: 'user' | 'admin';
+  from_end_user_id: string | null;
+  from_account_id: string | null;
+  /** ISO 8601 without a zone (UTC), as Python's `datetime.isoformat()` writes a naive time. */
+  created_at: string;
+  updated_at: string;
+}
+
+/** `GET /app/feedbacks`: every rating of the app's messages, newest first, a page at a time. */
+export interface AppFeedbackList {
+  data: AppFeedback[];
+}

@@ -108,6 +108,10 @@ export const APP_OPERATIONS = {
   /** `{action}`: `enable` or `disable`. */
   setAnnotationReply: { method: 'POST', path: '/apps/annotation-reply/{action}' },
   getAnnotationReplyStatus: { method: 'GET', path: '/apps/annotation-reply/{action}/status/{job_id}' },
+  // Suggested questions, speech to text (what a chat UI asks for) and the app's feedback (an admin listing across users)
+  getSuggestedQuestions: { method: 'GET', path: '/messages/{message_id}/suggested', user: 'query', browserSafe: true },
+  audioToText: { method: 'POST', path: '/audio-to-text', user: 'multipart', browserSafe: true },
+  listAppFeedbacks: { method: 'GET', path: '/app/feedbacks' },
 
 } as const satisfies Record<string, Operation>;
 

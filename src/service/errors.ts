@@ -25,6 +25,8 @@ export const METHOD_NOT_ALLOWED_TEXT = 'The method is not allowed for the reques
 
 export const badParam = (message: string) => new ApiError(400, 'invalid_param', message);
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+/** A model (speech, here) that failed: `CompletionRequestError` with the provider's words. */
+export const completionRequestError = (detail: string) => new ApiError(400, 'completion_request_error', `Completion request failed. ${detail}`);
 export const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer realm="api"' });
 

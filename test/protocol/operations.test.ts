@@ -202,6 +202,9 @@ describe('the clients send the table\'s method and path', () => {
     await c.deleteAnnotation(ID);
     await c.setAnnotationReply('enable', { score_threshold: 0.9, embedding_provider_name: 'p', embedding_model_name: 'm' });
     await c.getAnnotationReplyStatus('enable', ID);
+    await c.getSuggestedQuestions(ID, user);
+    await c.audioToText(new Blob(['x'], { type: 'audio/mp3' }), 'a.mp3', user);
+    await c.listAppFeedbacks({ page: 1, limit: 20 });
     const prepared = await c.prepareWorkflowEvents(ID, { user });
     calls.push({ method: prepared.init.method!, path: new URL(prepared.url).pathname.replace(/^\/v1/, '') });
     const covered = new Set(calls.map(operationOf));
@@ -264,7 +267,7 @@ describe('the clients send the table\'s method and path', () => {
 /** Not API paths: the QA endpoint's own routes. */
 const NOT_API = ['src/service/qa/routes.ts'];
 
-const API_LITERAL = /['`](\/(?:workflows?|chat-messages|completion-messages|messages|conversations|files|parameters|site|info|meta|audio-to-text|text-to-audio|datasets|form|workspaces)(?:[/?][^'`\s]*)?)['`]/g;
+const API_LITERAL = /['`](\/(?:workflows?|chat-messages|completion-messages|messages|conversations|files|parameters|site|info|meta|audio-to-text|text-to-audio|app|datasets|form|workspaces)(?:[/?][^'`\s]*)?)['`]/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

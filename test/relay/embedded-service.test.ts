@@ -1,8 +1,8 @@
 /**
  * The companion-element operations through the relay against the real embedded service (a
- * Chatbot app): chat, conversations, messages, feedback, variables, rename, delete, upload and
- * text to audio, each sent with a forged `user` and checked on the service's side to belong to
- * the session's user.
+ * Chatbot app): chat, conversations, messages, feedback, variables, rename, delete, upload, text
+ * to audio, suggested questions and audio to text, each sent with a forged `user` and checked on
+ * the service's side to belong to the session's user.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -118,4 +118,32 @@ test('text to audio streams real audio through the relay', async () => {
   assert.match(response.headers.get('content-type') ?? '', /^audio\//);
   const bytes = new Uint8Array(await response.arrayBuffer());
   assert.ok(bytes.length > 1000, `${bytes.length} bytes of audio`);
+});
+
+test('suggested questions of the session user’s own message; the forged user’s would be 404', async () => {
+  const chat = await viaRelay('POST', '/chat-messages', { query: 'Do you ship abroad?', inputs: {}, response_mode: 'blocking', user: 'mallory' });
+  const messageId: string = chat.json.id;
+  const suggested = await viaRelay('GET', `/messages/${messageId}/suggested?user=mallory`);
+  assert.equal(suggested.status, 200, JSON.stringify(suggested.json));
+  assert.equal(suggested.json.result, 'success');
+  assert.equal(suggested.json.data.length, 3);
+  const asMallory = await fetch(`${service.url}/messages/${messageId}/suggested?user=mallory`, { headers: bearer(APP_KEY) });
+  assert.equal(asMallory.status, 404);
+  await asMallory.body?.cancel();
+});
+
+test('the service’s own speech, fetched and sent back through the relay, is transcribed to its text', async () => {
+  const text = 'Your order ships on Monday.';
+  const speech = await fetch(`${mounted.url}/text-to-audio`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ text, voice: 'fable', user: 'mallory' }),
+  });
+  assert.equal(speech.headers.get('content-type'), 'audio/wav');
+  const form = new FormData();
+  form.append('file', new Blob([await speech.arrayBuffer()], { type: 'audio/wav' }), 'reply.wav');
+  form.append('user', 'mallory');
+  const answer = await fetch(`${mounted.url}/audio-to-text`, { method: 'POST', headers: bearer(token), body: form });
+  assert.equal(answer.status, 200, await answer.clone().text());
+  assert.deepEqual(await answer.json(), { text });
 });

@@ -117,7 +117,7 @@ describe('QA endpoint', () => {
       const events = await drain(failing.client(KEYS.workflow).streamWorkflow({ inputs: {}, user: 'flags' }));
       assert.deepEqual(live(events).map((e) => e.event), ['workflow_started']);
       const state = (await failing.raw('GET', '/_qa/state', { key: null })).body as { settings: Record<string, unknown> };
-      assert.deepEqual(state.settings, { latencyMs: 0, cutStreamAfter: 1, failRemoteFetch: true, remoteFetchTimeoutMs: 5000, pingIntervalMs: 10_000, streamIdleTimeoutMs: 300_000 });
+      assert.deepEqual(state.settings, { latencyMs: 0, cutStreamAfter: 1, failRemoteFetch: true, remoteFetchTimeoutMs: 5000, pingIntervalMs: 10_000, streamIdleTimeoutMs: 300_000, transcript: null });
     } finally {
       await failing.close();
     }

@@ -1,11 +1,13 @@
 /**
  * Real speech, offline: eSpeak NG compiled to WebAssembly synthesizes each sentence to 16-bit
  * PCM, which goes out as WAV, or is encoded to MP3 or Ogg Vorbis as it is produced, so a long
- * text starts playing before it is all spoken.
+ * text starts playing before it is all spoken. MP3 and WAV carry the spoken text as their
+ * transcript tag (transcript.ts), which the service's audio to text reads back.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createMp3Encoder, createOggEncoder } from 'wasm-media-encoders';
+import { transcriptChunk, transcriptTag } from './transcript.js';
 
 /** A compiled WebAssembly module, opaque here. */
 type WasmModule = { readonly __wasmModule?: never };
@@ -51,15 +53,23 @@ function loadESpeakNg(): Promise<ESpeakNgFactory> {
 export class SpeechSynthesizer {
   #module: Promise<WasmModule> | undefined;
 
-  /** Audio of `text` in `voice` (an eSpeak NG voice), as chunks to stream. */
+  /** Audio of `text` in `voice` (an eSpeak NG voice), as chunks to stream; MP3 and WAV tagged with `text` (trimmed) as their transcript. */
   async *speak(text: string, voice: string, format: AudioFormat): AsyncGenerator<Uint8Array> {
     const sentences = splitSentences(text);
     if (format === 'wav') {
       const parts: Pcm[] = [];
       for (const sentence of sentences) parts.push(await this.#synthesize(sentence, voice)), await turn();
-      yield* chunked(wavFile(parts));
+      yield* chunked(wavFile(parts, transcriptChunk(text.trim())));
       return;
     }
+    // The tag leads the first chunk of audio, so a synthesis that fails at once still fails before any byte goes out.
+    let tag: Uint8Array | undefined = format === 'mp3' ? transcriptTag(text.trim()) : undefined;
+    const withTag = (bytes: Uint8Array): Uint8Array => {
+      if (!tag) return bytes;
+      const joined = Buffer.concat([tag, bytes]);
+      tag = undefined;
+      return joined;
+    };
     let encoder: Awaited<ReturnType<typeof createMp3Encoder>> | Awaited<ReturnType<typeof createOggEncoder>> | undefined;
     for (const sentence of sentences) {
       await turn();
@@ -72,11 +82,11 @@ export class SpeechSynthesizer {
       const floats = Float32Array.from(pcm.samples, (s) => s / 32768);
       // The encoder reuses its output buffer: copy before the next call.
       const out = encoder.encode([floats]).slice();
-      if (out.length) yield out;
+      if (out.length) yield withTag(out);
     }
     if (encoder) {
       const tail = encoder.finalize().slice();
-      if (tail.length) yield tail;
+      if (tail.length || tag) yield withTag(tail);
     }
   }
 
@@ -172,14 +182,15 @@ function parseWav(bytes: Uint8Array): Pcm {
   throw new SpeechError('eSpeak NG produced an unreadable WAV file');
 }
 
-function wavFile(parts: Pcm[]): Uint8Array {
+/** A WAV file of the PCM parts, `extra` (whole chunks) after the samples. */
+function wavFile(parts: Pcm[], extra: Uint8Array): Uint8Array {
   const sampleRate = parts[0]?.sampleRate ?? 22_050;
   const count = parts.reduce((n, p) => n + p.samples.length, 0);
-  const out = new Uint8Array(44 + count * 2);
+  const out = new Uint8Array(44 + count * 2 + extra.length);
   const view = new DataView(out.buffer);
   const ascii = (at: number, s: string) => [...s].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
   ascii(0, 'RIFF');
-  view.setUint32(4, 36 + count * 2, true);
+  view.setUint32(4, 36 + count * 2 + extra.length, true);
   ascii(8, 'WAVE');
   ascii(12, 'fmt ');
   view.setUint32(16, 16, true);
@@ -198,6 +209,7 @@ function wavFile(parts: Pcm[]): Uint8Array {
       at += 2;
     }
   }
+  out.set(extra, at);
   return out;
 }
 

@@ -5,6 +5,7 @@
  */
 import type {
   AgentThoughtEvent,
+  AppFeedback,
   Conversation,
   ConversationSort,
   ConversationVariable,
@@ -47,7 +48,7 @@ export interface MessageRecord {
   status: 'normal' | 'error';
   error: string | null;
   readonly files: MessageFile[];
-  feedback: { rating: FeedbackRating; content: string | null } | null;
+  feedback: FeedbackRecord | null;
   readonly agentThoughts: AgentThought[];
   readonly extraContents: HumanInputExtraContent[];
   readonly createdMs: number;
@@ -55,6 +56,14 @@ export interface MessageRecord {
   messageTokens: number;
   answerTokens: number;
   latency: number;
+}
+
+/** A message's rating: a changed rating keeps its id and times (Dify updates the row, whose `updated_at` has no `onupdate`). */
+export interface FeedbackRecord {
+  readonly id: string;
+  rating: FeedbackRating;
+  content: string | null;
+  readonly createdMs: number;
 }
 
 export interface ConversationRecord {
@@ -134,6 +143,8 @@ export class ConversationStore {
   /** Every kept conversation, least recently active first (a change moves one to the end). */
   readonly #recency = new Map<string, ConversationRecord>();
   readonly #messages = new Map<string, MessageRecord>();
+  /** Rated messages, oldest rating first (a revoked rating leaves; a new one comes in at the end). */
+  readonly #rated = new Map<string, MessageRecord>();
   /** How many conversations are kept (see retention.ts). */
   readonly #limit: number;
 
@@ -179,7 +190,7 @@ export class ConversationStore {
     if (this.#index.get(key)?.byCreated.length === 0) this.#index.delete(key);
     this.#conversations.delete(record.id);
     this.#recency.delete(record.id);
-    for (const message of record.messages) this.#messages.delete(message.id);
+    for (const message of record.messages) this.#messages.delete(message.id), this.#rated.delete(message.id);
   }
 
   /** A new conversation with the app's variables, named from the first query when asked to. */
@@ -251,10 +262,44 @@ export class ConversationStore {
     return message;
   }
 
+  /** The exchanges up to `message` in its conversation, the last `count` of them, oldest first. */
+  history(message: MessageRecord, count: number): MessageRecord[] {
+    const messages = this.#conversations.get(message.conversationId)?.messages ?? [message];
+    const at = messages.indexOf(message);
+    return messages.slice(Math.max(0, at + 1 - count), at + 1);
+  }
+
   /** Any message of the app, for text to audio (which voices an answer whoever asks). */
   messageOfApp(appId: string, id: string): MessageRecord | undefined {
     const message = this.#messages.get(id);
     return message && message.appId === appId ? message : undefined;
+  }
+
+  /** Rates a message, or changes its rating; `null` revokes it (Dify deletes the row). */
+  rate(message: MessageRecord, feedback: { rating: FeedbackRating; content: string | null } | null): void {
+    if (!feedback) {
+      message.feedback = null;
+      this.#rated.delete(message.id);
+    } else if (message.feedback) {
+      Object.assign(message.feedback, feedback);
+    } else {
+      message.feedback = { id: uuid(), ...feedback, createdMs: this.#now() };
+      this.#rated.set(message.id, message);
+    }
+  }
+
+  /** The app's rated messages, newest rating first, page `page` (from 1) of `limit`; none of deleted conversations. */
+  rated(appId: string, page: number, limit: number): MessageRecord[] {
+    const rows: MessageRecord[] = [];
+    const skip = (page - 1) * limit;
+    let seen = 0;
+    for (const message of [...this.#rated.values()].reverse()) {
+      if (message.appId !== appId || this.#conversations.get(message.conversationId)?.deleted !== false) continue;
+      if (seen++ < skip) continue;
+      rows.push(message);
+      if (rows.length === limit) break;
+    }
+    return rows;
   }
 
   list(appId: string, user: string, query: { lastId: string | null; limit: number; sortBy: ConversationSort }): Page<Conversation> {
@@ -344,6 +389,7 @@ export class ConversationStore {
   clear(): void {
     this.#conversations.clear();
     this.#messages.clear();
+    this.#rated.clear();
     this.#index.clear();
     this.#recency.clear();
   }
@@ -389,6 +435,31 @@ export function variableView(v: VariableRecord): ConversationVariable {
     created_at: seconds(v.createdMs),
     updated_at: seconds(v.updatedMs),
   };
+}
+
+/** A rating as `GET /app/feedbacks` lists it: `MessageFeedback.to_dict` of an end user's row. */
+export function feedbackView(m: MessageRecord, fromEndUserId: string): AppFeedback {
+  const { id, rating, content, createdMs } = m.feedback!;
+  const at = pythonIsoformat(createdMs);
+  return {
+    id,
+    app_id: m.appId,
+    conversation_id: m.conversationId,
+    message_id: m.id,
+    rating,
+    content,
+    from_source: 'user',
+    from_end_user_id: fromEndUserId,
+    from_account_id: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** A UTC time as Python's `datetime.isoformat()` writes a naive one: no zone, microseconds only when not zero. */
+export function pythonIsoformat(ms: number): string {
+  const text = new Date(ms).toISOString().slice(0, -1);
+  return text.endsWith('.000') ? text.slice(0, -4) : `${text}000`;
 }
 
 export function messageView(m: MessageRecord): Message {

@@ -19,6 +19,11 @@ export interface QaSettings {
    * `idle_timeout`), so a form that waits longer than that loses its stream and must reconnect.
    */
   streamIdleTimeoutMs: number;
+  /**
+   * What `POST /audio-to-text` answers for audio that carries no transcript tag of its own (the
+   * service's own speech does): the words QA says the recording holds; null: `""`, no speech.
+   */
+  transcript: string | null;
 }
 
 export const DEFAULT_QA_SETTINGS: QaSettings = {
@@ -28,6 +33,7 @@ export const DEFAULT_QA_SETTINGS: QaSettings = {
   remoteFetchTimeoutMs: 5000,
   pingIntervalMs: 10_000,
   streamIdleTimeoutMs: 300_000,
+  transcript: null,
 };
 
 export class QaControls {

@@ -26,6 +26,7 @@ const SETTING_CHECKS: Record<keyof QaSettings, (v: unknown) => boolean> = {
   remoteFetchTimeoutMs: (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 120_000,
   pingIntervalMs: (v) => Number.isInteger(v) && (v as number) >= 10 && (v as number) <= 600_000,
   streamIdleTimeoutMs: (v) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 86_400_000,
+  transcript: (v) => v === null || (typeof v === 'string' && v.length <= 100_000),
 };
 
 const SETTING_HINTS: Record<keyof QaSettings, string> = {
@@ -35,6 +36,7 @@ const SETTING_HINTS: Record<keyof QaSettings, string> = {
   remoteFetchTimeoutMs: 'an integer from 1 to 120000',
   pingIntervalMs: 'an integer from 10 to 600000',
   streamIdleTimeoutMs: 'an integer from 100 to 86400000',
+  transcript: 'null or a string of at most 100000 characters',
 };
 
 export function qaRoutes(router: Router<ServiceContext>, hooks: QaHooks): void {

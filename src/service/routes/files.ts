@@ -3,14 +3,12 @@
  * limits per kind from the app's `system_parameters`, the real checks in the real order, and the
  * 201 answer. Also the signed `source_url` the answer carries.
  */
-import Busboy from 'busboy';
-import { Readable } from 'node:stream';
 import { APP_OPERATIONS, type UploadedFile } from '../../protocol/index.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, badParam, notFound } from '../errors.js';
 import type { FixtureApp } from '../fixture.js';
 import { BLOCKED_EXTENSIONS, extensionOf, fileTypeOf, mimeTypeOf, storedFileName } from '../files/file-types.js';
-import { PartHeaderWatcher, type PartHeaders } from '../files/part-headers.js';
+import { readMultipart } from '../files/multipart.js';
 import { json } from '../http.js';
 import { nowSeconds, uuid } from '../ids.js';
 import { laxBoolean } from '../params.js';
@@ -21,21 +19,16 @@ import { appRoute } from './app-route.js';
 const MB = 1024 * 1024;
 const INVALID_FILENAME = /[/\\:*?"<>|]/;
 
-interface Part {
-  filename: string | undefined;
-  mimeType: string;
-  bytes: Uint8Array;
-  size: number;
-  /** Set when the part grew past the largest limit and its bytes were dropped. */
-  truncated: boolean;
-}
 
 export function fileRoutes(router: Router<ServiceContext>): void {
   // `user` comes in the multipart body, read after its parts.
   appRoute(router)(APP_OPERATIONS.uploadFile, {}, async ({ app, request, url, context: { fixture, uploads, endUsers } }) => {
     const limits = app.parameters.system_parameters;
     const ceiling = Math.max(limits.file_size_limit, limits.image_file_size_limit, limits.audio_file_size_limit, limits.video_file_size_limit) * MB;
-    const { files, fields, headers } = await readMultipart(request, ceiling);
+    const { files, fields, headers } = await readMultipart(request, ceiling, {
+      notMultipart: () => new ApiError(400, 'no_file_uploaded', 'Please upload your file.'),
+      tooLarge: (declared) => new ApiError(413, 'file_too_large', `File size exceeded. ${declared} > ${ceiling}`),
+    });
     const user = optionalUser(fields.user);
     if (files.length === 0 && fields.file === undefined) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
     if (files.length + (fields.file === undefined ? 0 : 1) > 1) throw new ApiError(400, 'too_many_files', 'Only one file is allowed.');
@@ -101,57 +94,4 @@ function sizeLimit(app: FixtureApp, type: string): number {
   const limits = app.parameters.system_parameters;
   const mb = type === 'image' ? limits.image_file_size_limit : type === 'audio' ? limits.audio_file_size_limit : type === 'video' ? limits.video_file_size_limit : limits.file_size_limit;
   return mb * MB;
-}
-
-/** Parses the multipart body with busboy; a part larger than `ceiling` is counted, not kept. */
-async function readMultipart(request: Request, ceiling: number): Promise<{ files: Part[]; fields: Record<string, string>; headers: PartHeaders[] }> {
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data/i.test(contentType) || !request.body) throw new ApiError(400, 'no_file_uploaded', 'Please upload your file.');
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > ceiling + MB) throw new ApiError(413, 'file_too_large', `File size exceeded. ${declared} > ${ceiling}`);
-  const files: Part[] = [];
-  const fields: Record<string, string> = {};
-  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  const watcher = new PartHeaderWatcher(boundary?.[1] ?? boundary?.[2] ?? '');
-  const source = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream);
-  await new Promise<void>((resolve, reject) => {
-    let parser: Busboy.Busboy;
-    try {
-      // Werkzeug decodes a part's headers as UTF-8, so `filename="報告.pdf"` (as browsers and
-      // undici send it) is that name; busboy's default reads the parameter as Latin-1.
-      parser = Busboy({ headers: { 'content-type': contentType }, preservePath: true, defParamCharset: 'utf8', limits: { fileSize: ceiling, files: 5, fields: 20, fieldSize: 64 * 1024 } });
-    } catch (error) {
-      return reject(badParam(`Invalid multipart body: ${(error as Error).message}`));
-    }
-    // Every stream here gets an error listener: busboy errors a part's stream when the body ends
-    // inside it, and an `error` event nobody listens to ends the process.
-    const fail = (error: Error) => {
-      source.destroy();
-      parser.destroy();
-      reject(error);
-    };
-    parser.on('file', (name, stream, info) => {
-      stream.on('error', () => {}); // the parser reports the same fault once, below
-      if (name !== 'file') return stream.resume();
-      const part: Part = { filename: info.filename, mimeType: info.mimeType, bytes: new Uint8Array(), size: 0, truncated: false };
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => {
-        part.size += chunk.length;
-        // Past the ceiling busboy stops passing bytes; the part is refused whole, so keep none.
-        if (!part.truncated) chunks.push(chunk);
-      });
-      stream.on('limit', () => ((part.truncated = true), (chunks.length = 0)));
-      stream.on('end', () => (part.bytes = Buffer.concat(chunks)));
-      files.push(part);
-    });
-    parser.on('field', (name, value) => (fields[name] = value));
-    parser.on('close', resolve);
-    parser.on('error', (error: Error) => fail(badParam(`Invalid multipart body: ${error.message}`)));
-    watcher.on('error', (error: Error) => fail(badParam(`Invalid multipart body: ${error.message}`)));
-    // A client that goes away mid-body: nobody reads the answer, but the handler ends cleanly
-    // and keeps nothing of the upload.
-    source.on('error', () => fail(badParam('Invalid multipart body: the upload ended before it was complete.')));
-    source.pipe(watcher).pipe(parser);
-  });
-  return { files, fields, headers: watcher.parts };
 }
