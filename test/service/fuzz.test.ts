@@ -1,5 +1,5 @@
 /**
- * A bounded, deterministic fuzz pass over the service's routes: a few hundred malformed requests
+ * A bounded, deterministic fuzz pass over every route of the operation table: a thousand malformed requests
  * (wrong methods, mangled ids and queries, broken JSON and multipart, wrong types, truncated and
  * abandoned bodies) from a fixed seed. None may get a 5xx or end the process; every 4xx is
  * `{code, message, status}`. A failure prints the seed and the request, so it replays.
@@ -8,26 +8,24 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startChildService, type ChildService } from './child-service.js';
+import { operationList } from '../../src/protocol/operation-table.js';
 import { seededRandom } from '../seeded-random.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed12);
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 400);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1000);
 
-const ROUTES = [
-  'GET /info', 'GET /meta', 'GET /parameters', 'GET /site',
-  'POST /workflows/run', 'POST /workflows/:id/run', 'GET /workflows/run/:id', 'POST /workflows/tasks/:id/stop', 'GET /workflow/:id/events',
-  'POST /chat-messages', 'POST /chat-messages/:id/stop', 'POST /completion-messages', 'POST /completion-messages/:id/stop',
-  'GET /conversations', 'DELETE /conversations/:id', 'POST /conversations/:id/name', 'GET /conversations/:id/variables', 'PUT /conversations/:id/variables/:id',
-  'GET /messages', 'POST /messages/:id/feedbacks', 'GET /messages/:id/suggested',
-  'GET /form/human_input/:id', 'POST /form/human_input/:id',
-  'POST /files/upload', 'POST /text-to-audio', 'POST /audio-to-text',
-  'GET /datasets', 'POST /datasets', 'GET /datasets/:id', 'PATCH /datasets/:id', 'GET /datasets/:id/documents', 'POST /datasets/:id/document/create-by-text',
-];
+/**
+ * Every operation of the table, app side and knowledge side, so an operation added there is
+ * fuzzed without a list to keep; `:id` stands for each path parameter.
+ */
+const ROUTES = operationList().map((op) => `${op.method} ${op.path.replace(/\{\w+\}/g, ':id')}`);
+/** Routes whose body is multipart (an upload, a document from a file). */
+const MULTIPART = new Set(operationList().filter((op) => op.user === 'multipart' || /by[-_]file/.test(op.path)).map((op) => op.path.replace(/\{\w+\}/g, ':id')));
 const KEYS = ['app-demo-workflow', 'app-demo-chatflow', 'app-demo-chatbot', 'app-demo-agent', 'app-demo-text-generator', 'dataset-demo', 'app-nope', '', 'Bearer', '\u00ff'];
 const IDS = ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', '%', '%E0%A4%A', '..', '%2e%2e%2f', 'a'.repeat(2000), '💥', '0', '-1', 'null', '%00'];
 const QUERIES = ['', '?user=', '?user=fuzz&limit=-1', '?user=fuzz&limit=abc', '?user=fuzz&last_id=%', '?user=fuzz&sort_by=nope', '?user=fuzz&first_id=x&limit=1e9', '?user[]=a&user[]=b', '?user=fuzz&conversation_id=%FF', `?user=${'u'.repeat(5000)}`];
 const VALUES: unknown[] = [null, true, 0, -1, 1e308, 'x', '', 'a'.repeat(70_000), [], [[[[[]]]]], {}, { __proto__: { polluted: 1 } }, { constructor: { prototype: { x: 1 } } }, '\u0000', '\ud800'];
-const FIELDS = ['inputs', 'user', 'query', 'response_mode', 'conversation_id', 'files', 'action', 'name', 'auto_generate', 'value', 'rating', 'content', 'text', 'message_id', 'indexing_technique', 'streaming', 'voice'];
+const FIELDS = ['question', 'answer', 'score_threshold', 'embedding_provider_name', 'embedding_model_name', 'keyword', 'status', 'page', 'document_ids', 'inputs', 'user', 'query', 'response_mode', 'conversation_id', 'files', 'action', 'name', 'auto_generate', 'value', 'rating', 'content', 'text', 'message_id', 'indexing_technique', 'streaming', 'voice'];
 
 interface FuzzRequest {
   method: string;
@@ -53,7 +51,7 @@ function generate(next: () => number): FuzzRequest {
   const kind = next();
   if (method === 'GET' || method === 'HEAD') {
     body = undefined;
-  } else if (template === '/files/upload' || kind < 0.15) {
+  } else if (MULTIPART.has(template) || kind < 0.15) {
     const boundary = next() < 0.8 ? 'fz' : pick(['', '"unterminated', 'a'.repeat(200)]);
     headers['Content-Type'] = pick([`multipart/form-data; boundary=${boundary}`, 'multipart/form-data', 'multipart/mixed; boundary=fz', `multipart/form-data; boundary=${boundary}; boundary=other`]);
     const file = Buffer.alloc(Math.floor(next() * 5000), 'f');
