@@ -5,6 +5,8 @@
  * CDN would, against the sample host backend (the embedded service); each run gets a fresh
  * browser context, so no cache helps. "Usable" is the `form-shown` event, which the form fires
  * once its content and inputs are in place (timed by the page itself, from navigation start).
+ * Both pages are timed again with the README's inline session snippet (the session asked with the
+ * page, beside the script), for information.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'vite';
 import { TERM_FILE } from '../../scripts/bundle-size.mjs';
 import { createHostBackend } from '../../demo/host-backend.js';
+import { sessionSnippet } from '../../src/relay/session-snippet.js';
 import { launchChromium } from '../../test/helpers/chromium.js';
 import { closeServer, listen } from '../../test/relay/helpers.js';
 import { interleaved, round, stats, type BenchRow } from '../harness.js';
@@ -64,14 +67,15 @@ export const row: BenchRow = {
     log(`built: chunked ${bytes('chunked')} B (${critical('chunked')} B before the session request), one bundle ${bytes('bundle')} B`);
 
     const backend = await createHostBackend({ servicePort: 0, fixturePath: join(REPO, 'test/e2e/fixtures/distribution.json') });
-    const page = (variant: string) =>
+    // `early`: the page asks for the session with the README's inline snippet, before the script tag.
+    const page = (variant: string, early: boolean) =>
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><link rel="icon" href="data:,">` +
-      `<script src="/${variant}/hitl-elements.js"></script></head><body><human-input-form session-url="/api/session"></human-input-form></body></html>`;
+      `${early ? sessionSnippet('/api/session') : ''}<script src="/${variant}/hitl-elements.js"></script></head><body><human-input-form session-url="/api/session"></human-input-form></body></html>`;
     const server = createServer((req, res) => {
       if (backend.handle(req, res)) return;
       const [, variant, name] = (req.url ?? '').split('?')[0]!.split('/') as [string, Variant, string];
       if (!VARIANTS.includes(variant)) return void res.writeHead(404).end();
-      if (!name) return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page(variant));
+      if (!name || name === 'early') return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page(variant, name === 'early'));
       const body = files[variant][name];
       if (!body) return void res.writeHead(404).end();
       res.writeHead(200, { 'Content-Type': 'text/javascript', 'Content-Encoding': 'gzip', 'Cache-Control': 'public, max-age=31536000, immutable' }).end(body);
@@ -88,7 +92,7 @@ export const row: BenchRow = {
     const floors: number[] = [];
 
     /** Milliseconds from navigation start to the form's `form-shown`, in a fresh context. */
-    async function once(variant: Variant): Promise<number> {
+    async function once(variant: Variant, early = false): Promise<number> {
       const context = await browser.newContext();
       try {
         const tab = await context.newPage();
@@ -102,12 +106,12 @@ export const row: BenchRow = {
           const page = globalThis as unknown as { usable?: number; document: { addEventListener(type: string, listener: () => void, options: object): void } };
           page.document.addEventListener('form-shown', () => (page.usable ??= performance.now()), { capture: true });
         });
-        await tab.goto(`${origin}/${variant}/`, { waitUntil: 'commit' });
+        await tab.goto(`${origin}/${variant}/${early ? 'early' : ''}`, { waitUntil: 'commit' });
         await tab.waitForFunction(() => (globalThis as { usable?: number }).usable !== undefined, undefined, { timeout: 60_000, polling: 50 });
         // A string, not a function: tsx would name the function's inner arrows with a helper the page lacks.
         const [usable, script, session] = (await tab.evaluate(`[globalThis.usable, ...['/hitl-elements.js', '/api/session'].map((path) =>
           performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.endsWith(path))?.startTime ?? NaN)]`)) as [number, number, number];
-        if (variant === 'chunked') floors.push(usable - (session - script - SLOW_4G.latency));
+        if (variant === 'chunked' && !early) floors.push(usable - (session - script - SLOW_4G.latency));
         return usable;
       } finally {
         await context.close();
@@ -119,6 +123,8 @@ export const row: BenchRow = {
       const result = await interleaved(repeats, () => once('chunked'), () => once('bundle'));
       // The warm-up run is not a sample.
       const floor = stats(floors.slice(1));
+      // Both pages again with the inline snippet: the session leaves with the page, beside the script.
+      const early = await interleaved(repeats, () => once('chunked', true), () => once('bundle', true));
       return [
         {
           metric: 'navigation → usable form, ms',
@@ -137,6 +143,22 @@ export const row: BenchRow = {
           goal: '(information)',
           met: true,
           note: "each chunked run less the time its session request waited on its script beyond the one latency any script costs (no transfer, no execution): the best any split of the script can do, against the one bundle",
+        },
+        {
+          metric: 'with the session snippet: chunked vs one bundle, ms',
+          ...early,
+          goal: '(information)',
+          met: true,
+          note: "both pages with the README's inline snippet before the script tag (the session asked with the page); the same page without it is the row above",
+        },
+        {
+          metric: 'with the session snippet: chunked page vs the one bundle without it, ms',
+          candidate: early.candidate,
+          baseline: result.baseline,
+          ratio: round(early.candidate.median / result.baseline.median, 2),
+          goal: '(information)',
+          met: true,
+          note: 'what the snippet and the split save together against a plain one-bundle page (runs of separate interleaved passes)',
         },
       ];
     } finally {

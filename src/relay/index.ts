@@ -8,4 +8,5 @@ export type { IdempotencyOptions } from './relay.js';
 export { MemoryRateLimitStore, type RateLimitStore, type RateLimitCount, type RateLimitOptions, type RateLimitSubject, type SessionRateLimitOptions } from './rate-limit.js';
 export type { RelayErrorCode } from './errors.js';
 export { MAX_SESSION_TTL_SECONDS } from './session-token.js';
+export { sessionSnippet } from './session-snippet.js';
 export type { SessionGrant, SessionRequest } from '../protocol/index.js';

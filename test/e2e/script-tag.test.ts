@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createHostBackend, type HostBackend } from '../../demo/host-backend.js';
+import { sessionSnippet } from '../../src/relay/session-snippet.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { collectProblems, firstTextbox, runFinished } from './helpers/forms.js';
 import { builtPackage, REPO } from './helpers/package-build.js';
@@ -36,6 +37,8 @@ before(async () => {
       '/head-twice.html': page(script + script, '<human-input-form session-url="/api/session"></human-input-form>'),
       // An empty page, to create elements after the bundle ran.
       '/empty.html': page(script, '<main></main>'),
+      // The session asked by the inline snippet, for an app the backend does not have.
+      '/early-refused.html': page(sessionSnippet('/api/session?app=nope') + script, '<human-input-form session-url="/api/session?app=nope"></human-input-form>'),
     },
     // The bundle and the files beside it (its chunks, the term files), at the site's root.
     folders: {
@@ -59,8 +62,15 @@ after(async () => {
 test('the demo page with only the script tag: the element upgrades, takes its inputs from an attribute, and completes a run', async () => {
   const tab = await browser.newPage();
   const problems = collectProblems(tab);
+  // The bundle held back, as a slow network would: the snippet's session request goes meanwhile.
+  const sessions: string[] = [];
+  tab.on('request', (request) => void (new URL(request.url()).pathname === '/api/session' && sessions.push(request.method())));
+  await tab.route('**/hitl-elements.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await route.continue();
+  });
   await tab.goto(`${site.url}/script-tag/`);
-  assert.deepEqual(await tab.locator('script').evaluateAll((scripts) => scripts.map((s) => s.getAttribute('src'))), ['/hitl-elements.js'], 'the page has a script of its own');
+  assert.deepEqual(await tab.locator('script[src]').evaluateAll((scripts) => scripts.map((s) => s.getAttribute('src'))), ['/hitl-elements.js'], 'the page loads a script of its own');
 
   const form = tab.locator('human-input-form');
   const comments = await firstTextbox(form);
@@ -72,7 +82,23 @@ test('the demo page with only the script tag: the element upgrades, takes its in
   const outputs = await finished;
   assert.equal(outputs.result, 'published');
   assert.equal(outputs.comments, 'Ship it.');
+  // One session request, the snippet's, sent before the bundle had arrived; the form took its answer.
+  assert.deepEqual(sessions, ['POST']);
+  const [session, bundle] = (await tab.evaluate(`['/api/session', '/hitl-elements.js'].map((path) => performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === path))`)) as { startTime: number; responseEnd: number }[];
+  assert.ok(session!.startTime < bundle!.responseEnd, `the session was asked at ${session!.startTime} ms, the bundle arrived at ${bundle!.responseEnd} ms`);
   assert.deepEqual(problems, []);
+  await tab.close();
+});
+
+test('a session the snippet asked for and was refused: the form shows the refusal, and asks once', async () => {
+  const tab = await browser.newPage();
+  const sessions: string[] = [];
+  tab.on('request', (request) => void (new URL(request.url()).pathname === '/api/session' && sessions.push(request.url())));
+  await tab.goto(`${site.url}/early-refused.html`);
+  const alert = tab.locator('human-input-form').getByRole('alert');
+  await alert.waitFor({ timeout: 5_000 });
+  assert.match(await alert.innerText(), /No app "nope" here/);
+  assert.equal(sessions.length, 1);
   await tab.close();
 });
 

@@ -69,12 +69,14 @@ export class SessionSource {
   }
 
   async #fetchGrant(): Promise<SessionGrant> {
-    const response = await fetch(this.url, {
+    // The page's inline snippet may have asked already, while this script loaded (a round trip
+    // less before the form: README, "Ask for the session early"); it hands its answer over once.
+    const response = await (globalThis.hitlSession?.(this.url) || fetch(this.url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: '{}',
-    }).catch((error: unknown) => {
+    })).catch((error: unknown) => {
       throw networkError(error);
     });
     if (!response.ok) throw await ServiceError.fromResponse(response);
@@ -84,4 +86,12 @@ export class SessionSource {
     }
     return (this.#grant = body);
   }
+}
+
+declare global {
+  /**
+   * Set by the page's inline snippet (`sessionSnippet` in `src/relay/session-snippet.ts`): the answer of the session
+   * request it sent for `sessionUrl` (absolute), once; else nothing.
+   */
+  var hitlSession: ((sessionUrl: string) => Promise<Response> | null | undefined) | undefined;
 }
