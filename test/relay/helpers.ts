@@ -4,7 +4,7 @@
  * relay in Node's http server, and capturing console output.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRelay, type Relay, type RelayOptions } from '../../src/relay/index.js';
 import { toNodeListener } from '../../src/relay/node.js';
@@ -192,4 +192,22 @@ export function multipartBody(boundary: string, parts: { headers: string; body: 
 /** Parses a multipart body with the platform's own parser (undici), independent of the relay's. */
 export async function parseFormData(body: Buffer, contentType: string): Promise<FormData> {
   return new Response(body, { headers: { 'Content-Type': contentType } }).formData();
+}
+
+/**
+ * One request sent with its path exactly as written (fetch would resolve `..` and `.` first),
+ * header values as given (an array: the header repeated), and the body whole or, as an iterable,
+ * chunk by chunk (then chunked, with no Content-Length unless given).
+ */
+export function rawRequest(origin: string, method: string, path: string, headers: OutgoingHttpHeaders = {}, body?: Buffer | string | Iterable<Buffer>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(origin + path, { method, headers: { Connection: 'close', ...headers } }, (res) => {
+      readAll(res).then((data) => resolve({ status: res.statusCode ?? 0, body: data.toString('utf8') }), reject);
+    });
+    // The relay may answer (a refusal) before it reads the whole body and close the connection.
+    sent.on('error', reject);
+    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) return void sent.end(body);
+    for (const chunk of body) sent.write(chunk);
+    sent.end();
+  });
 }
