@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FixtureApp, InputVariable } from '../../src/service/fixture.js';
 import { checkRunInputs } from '../../src/service/run-inputs.js';
-import { assertError, KEYS, startApp, type Harness } from './app-helpers.js';
+import { assertError, KEYS, startApp, type Harness, type RawFixture } from './app-helpers.js';
 
 const variable = (v: Partial<InputVariable> & { variable: string }): InputVariable => ({ label: v.variable, type: 'text-input', required: false, default: '', ...v });
 const app = (...inputs: InputVariable[]) => ({ inputs }) as unknown as FixtureApp;
@@ -35,6 +35,23 @@ describe('run inputs', () => {
     refused(() => checkRunInputs(form, { name: 'ab', tone: 'cold' }, 'WorkflowRunPayload'), "tone in input form must be one of the following: ['warm', 'dry']");
     refused(() => checkRunInputs(form, null, 'CompletionRequestPayload'), '1 validation error for CompletionRequestPayload\ninputs\n  Input should be a valid dictionary');
     refused(() => checkRunInputs(form, undefined, 'WorkflowRunPayload'), '1 validation error for WorkflowRunPayload\ninputs\n  Field required');
+  });
+
+  test('a number input padded with tens of thousands of spaces is read in time linear in its length', async () => {
+    // Python's strip(); a regex `[…]+$` retried from every start took seconds for 60,000 spaces.
+    const withNumber = (raw: RawFixture) => raw.apps.find((a: { key: string }) => a.key === KEYS.textGenerator).inputs.push(variable({ variable: 'count', type: 'number' }));
+    const h = await startApp(withNumber);
+    try {
+      for (const [count, expected] of [[`1${' '.repeat(60_000)}1`, 400], [`${' \u3000'.repeat(30_000)}7${'\t'.repeat(60_000)}`, 200]] as const) {
+        const started = performance.now();
+        const answer = await h.raw('POST', '/completion-messages', { key: KEYS.textGenerator, json: { inputs: { count }, user: 'inputs-u' } });
+        const elapsed = performance.now() - started;
+        assert.equal(answer.status, expected, JSON.stringify(answer.body));
+        assert.ok(elapsed < 500, `${Math.round(elapsed)} ms`);
+      }
+    } finally {
+      await h.close();
+    }
   });
 
   describe('over HTTP', () => {

@@ -15,6 +15,7 @@ import { json } from '../http.js';
 import { pageOf, MAX_LIMIT } from '../knowledge/paging.js';
 import { QueryReader } from '../params.js';
 import { isoparse } from '../python-isoparse.js';
+import { pythonStrip } from '../python-str.js';
 import type { Router } from '../router.js';
 import { elapsedSeconds, inputsWithSystem, type Run } from '../runs/run.js';
 import { parseOrThrow } from '../validation.js';
@@ -51,6 +52,7 @@ export function adminRoutes(router: Router<ServiceContext>): void {
     const after = query.string('created_at__after');
     const beforeMs = before ? isoparse(before) : null;
     const afterMs = after ? isoparse(after) : null;
+    const keywordId = keyword ? uuidHex(keyword) : null;
     const sessionId = query.string('created_by_end_user_session_id');
     const account = query.string('created_by_account');
     if (account && account !== context.owner.email) throw badParam(`Account not found: ${account}`);
@@ -61,7 +63,7 @@ export function adminRoutes(router: Router<ServiceContext>): void {
       .sort((a, b) => b.startedMs - a.startedMs)
       .filter(
         (run) =>
-          (!keyword || keywordMatches(run, keyword)) &&
+          (!keyword || keywordMatches(run, keyword, keywordId)) &&
           (!status || run.status === status) &&
           (beforeMs === null || run.startedMs <= beforeMs) &&
           (afterMs === null || run.startedMs >= afterMs) &&
@@ -177,14 +179,22 @@ function logEntry(run: Run, context: ServiceContext): WorkflowLog {
 /**
  * Dify's keyword filter: the first 30 characters, case-insensitively within the run's inputs or
  * outputs (as stored, JSON text) or its end user's session id, or the run's id when the keyword
- * is a UUID (`uuid.UUID`: hyphens, braces and a `urn:uuid:` prefix allowed).
+ * is a UUID (`keywordId`).
  */
-function keywordMatches(run: Run, keyword: string): boolean {
+function keywordMatches(run: Run, keyword: string, keywordId: string | null): boolean {
   const needle = keyword.slice(0, 30).toLowerCase();
   const stored = [pythonJson(inputsWithSystem(run)), run.outputs === null ? '' : pythonJson(run.outputs), run.user];
   if (stored.some((text) => text.toLowerCase().includes(needle))) return true;
-  const hex = keyword.replace('urn:', '').replace('uuid:', '').replace(/^[{}]+|[{}]+$/g, '').replaceAll('-', '');
-  return keyword.length >= 32 && /^[0-9a-f]{32}$/i.test(hex) && hex.toLowerCase() === run.id.replaceAll('-', '');
+  return keywordId === run.id.replaceAll('-', '');
+}
+
+/**
+ * The 32 hex digits of `keyword` as `uuid.UUID(keyword)` reads them (every `urn:` and `uuid:`
+ * dropped, braces stripped off both ends, hyphens dropped), lower-case; or null when it is no UUID.
+ */
+function uuidHex(keyword: string): string | null {
+  const hex = pythonStrip(keyword.replaceAll('urn:', '').replaceAll('uuid:', ''), '{}').replaceAll('-', '');
+  return /^[0-9a-f]{32}$/i.test(hex) ? hex.toLowerCase() : null;
 }
 
 /** `json.dumps`'s text (its `", "` and `": "` separators), as the run's JSON columns hold it. */
