@@ -171,4 +171,15 @@ describe('annotation reply answers chat messages', () => {
     assert.equal((off.at(-1) as MessageEndEvent).metadata.annotation_reply, undefined);
     assert.equal(await hits(KEYS.legacyAgent, annotation.id), 2);
   });
+  test('a query or a question of one enormous word is scored like any other, not a 500', async () => {
+    // One word of 200,000 letters: the tokenizer spread its characters into one call's arguments.
+    const word = 'a'.repeat(200_000);
+    const key = KEYS.chatbot;
+    await annotate(key);
+    await app.client(key).createAnnotation({ question: `${word} ${word}?`, answer: 'Long.' });
+    for (const query of [word, `How do I reset my password? ${word}`]) {
+      const answer = await app.raw('POST', '/chat-messages', { key, json: { query, inputs: {}, user: 'ann', response_mode: 'blocking' } });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
+    }
+  });
 });

@@ -13,8 +13,20 @@ import { STOPWORDS } from './chunking.js';
 
 export const EMBEDDING_DIMENSIONS = 512;
 
+/**
+ * The most characters of a word the tokenizer reads (the rest of a longer one is dropped). Orama
+ * spreads a word's characters into one call's arguments (`replaceDiacritics`), so one word of
+ * ~120,000 letters overflowed the stack: a chat query with annotation reply on, or an annotation
+ * or a document holding one, was a 500.
+ */
+const MAX_WORD_CHARACTERS = 1024;
+
 /** Orama's English tokenizer with stemming, shared by the full-text index and the embedding. */
 export const TOKENIZER = oramaTokenizer.createTokenizer({ language: 'english', stemming: true, stopWords: [...STOPWORDS] });
+const normalizeToken = TOKENIZER.normalizeToken;
+TOKENIZER.normalizeToken = function (prop, token, withCache) {
+  return normalizeToken.call(this, prop, token.slice(0, MAX_WORD_CHARACTERS), withCache);
+};
 
 const WEIGHTS = { word: 1, pair: 0.5, trigram: 0.25 } as const;
 
