@@ -37,6 +37,8 @@ before(async () => {
       '/head-twice.html': page(script + script, '<human-input-form session-url="/api/session"></human-input-form>'),
       // An empty page, to create elements after the bundle ran.
       '/empty.html': page(script, '<main></main>'),
+      // No snippet, and HTML in the page that names an element `hitlSession` (DOM clobbering).
+      '/clobbered.html': page(script, '<a id="hitlSession" href="#">x</a><human-input-form session-url="/api/session"></human-input-form>'),
       // The session asked by the inline snippet, for an app the backend does not have.
       '/early-refused.html': page(sessionSnippet('/api/session?app=nope') + script, '<human-input-form session-url="/api/session?app=nope"></human-input-form>'),
     },
@@ -86,6 +88,16 @@ test('the demo page with only the script tag: the element upgrades, takes its in
   assert.deepEqual(sessions, ['POST']);
   const [session, bundle] = (await tab.evaluate(`['/api/session', '/hitl-elements.js'].map((path) => performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === path))`)) as { startTime: number; responseEnd: number }[];
   assert.ok(session!.startTime < bundle!.responseEnd, `the session was asked at ${session!.startTime} ms, the bundle arrived at ${bundle!.responseEnd} ms`);
+  assert.deepEqual(problems, []);
+  await tab.close();
+});
+
+test('an element the page names hitlSession is no snippet: the form asks for its session itself', async () => {
+  const tab = await browser.newPage();
+  const problems = collectProblems(tab);
+  await tab.goto(`${site.url}/clobbered.html`);
+  assert.equal(await tab.evaluate('typeof window.hitlSession'), 'object');
+  await firstTextbox(tab.locator('human-input-form'));
   assert.deepEqual(problems, []);
   await tab.close();
 });

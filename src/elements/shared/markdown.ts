@@ -50,7 +50,8 @@ function srcsetUrls(srcset: string): string[] {
     const url = /^\S+/.exec(rest)![0];
     // A URL ending in commas ends its candidate; otherwise descriptors follow, up to a comma.
     rest = /,$/.test(url) ? rest.slice(url.length) : rest.slice(url.length).replace(/^[^,]*/, '');
-    urls.push(url.replace(/,+$/, ''));
+    // Up to its last character that is no comma (`/,+$/` would try every comma of a long run: quadratic).
+    urls.push(/^.*[^,]/.exec(url)![0]);
   }
   return urls;
 }

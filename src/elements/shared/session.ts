@@ -71,7 +71,9 @@ export class SessionSource {
   async #fetchGrant(): Promise<SessionGrant> {
     // The page's inline snippet may have asked already, while this script loaded (a round trip
     // less before the form: README, "Ask for the session early"); it hands its answer over once.
-    const response = await (globalThis.hitlSession?.(this.url) || fetch(this.url, {
+    // A function only: HTML in the page (`<a id="hitlSession">`) names an element so, too.
+    const early = globalThis.hitlSession;
+    const response = await ((typeof early == 'function' && early(this.url)) || fetch(this.url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
