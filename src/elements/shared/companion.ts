@@ -26,8 +26,8 @@ export abstract class Companion extends LitElement {
   protected readonly internals = this.attachInternals();
   /** The status line's text (a polite live region). */
   protected note = '';
-  /** The error line's text. */
-  protected failure = '';
+  /** The failure the error line shows, worded at each render: terms that arrive later still apply. */
+  protected failure: ErrorBody | '' = '';
   /** Properties whose change means loading again. */
   protected reloadOn: string[] = ['sessionUrl'];
   /** The app modes that serve this element (the availability table); unset when every mode does. */
@@ -109,7 +109,7 @@ export abstract class Companion extends LitElement {
   protected fail(error: unknown, quiet = false): void {
     const body = this.report(error);
     if (body.code === 'not_chat_app' && this.otherMode) return this.#otherMode();
-    this.failure = said(body, this.t.error);
+    this.failure = body;
     if (quiet) return this.requestUpdate();
     // The error line says what happened; a leftover "Loading…" beside it would contradict it.
     this.note = '';
@@ -143,7 +143,7 @@ export abstract class Companion extends LitElement {
   protected frame(content: unknown): TemplateResult {
     return html`<div part="container" tabindex="-1" lang=${this.locale} style=${this.session.theme} ?data-inverted=${this.session.site?.chat_color_theme_inverted}>
       ${this.state === 'other-mode' ? nothing : content}
-      ${this.failure ? html`<p part="error" role="alert">${this.failure}</p>` : nothing}
+      ${this.failure ? html`<p part="error" role="alert">${said(this.failure, this.t.error)}</p>` : nothing}
       ${this.state === 'error' ? html`<button part="retry" @click=${this.#onRetry}>${this.t.retry}</button>` : nothing}
       <p part=${this.line == this.note ? 'status' : 'status ' + this.state} role="status">${this.line}</p>
     </div>`;

@@ -215,6 +215,28 @@ describe('<conversation-list>', () => {
     await until(() => el.conversations.length === 3 && el.matches(':state(ready)'), 'the reload that waited');
   });
 
+  it('says a failure in the language the page has now, not the one it had when the failure came', async () => {
+    const url = await newUser();
+    const realFetch = window.fetch;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const [target] = args;
+      if (!/\/conversations\?/.test(String(target instanceof Request ? target.url : target))) return realFetch(...args);
+      return new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } });
+    };
+    try {
+      const box = await fixture<HTMLElement>(html`<div lang="en"><conversation-list session-url=${url}></conversation-list></div>`);
+      const el = box.firstElementChild as ConversationList;
+      await settled(el);
+      expect($(el, '[part=error]')!.textContent).to.equal('Something went wrong.');
+      box.setAttribute('lang', 'ja');
+      // Nothing watches an ancestor's lang: the element's next render (any reason) reads it.
+      el.requestUpdate();
+      await until(() => $(el, '[part=error]')!.textContent === 'エラーが発生しました。', 'the error line in Japanese');
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
   it('says what went wrong in the page language when the answer is not the service’s (a proxy’s 502 page)', async () => {
     const url = await newUser();
     const realFetch = window.fetch;
@@ -235,8 +257,8 @@ describe('<conversation-list>', () => {
       await until(() => $(el, '[part=sort]')!.textContent!.includes('並べ替え'), 'the Japanese terms');
       release();
       await settled(el);
-      await el.updateComplete;
-      expect($(el, '[part=error]')!.textContent).to.equal('エラーが発生しました。');
+      // Worded at each render: the form's Japanese terms (a file of their own) may come after the failure.
+      await until(() => $(el, '[part=error]')!.textContent === 'エラーが発生しました。', 'the Japanese error line');
       // The event keeps what came, for the developer.
       expect(errors).to.have.length(1);
       expect(errors[0]).to.include({ code: 'internal_server_error', status: 502 });
