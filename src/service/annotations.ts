@@ -125,9 +125,10 @@ export class AnnotationStore {
     // `enabled_config["score_threshold"] or 1` (AnnotationReplyFeature.query).
     const threshold = setting.scoreThreshold || 1;
     const wanted = embed(query);
+    const same = normalized(query);
     let best: { record: AnnotationRecord; score: number } | undefined;
     for (const record of this.list(appId)) {
-      const score = normalized(record.question) === normalized(query) ? 1 : cosine(wanted, embed(record.question));
+      const score = normalized(record.question) === same ? 1 : cosine(wanted, embed(record.question));
       if (score >= threshold - 1e-9 && (!best || score > best.score)) best = { record, score };
     }
     if (best) best.record.hitCount += 1;

@@ -18,9 +18,10 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 1000);
  * Every operation of the table, app side and knowledge side, so an operation added there is
  * fuzzed without a list to keep; `:id` stands for each path parameter.
  */
-const ROUTES = operationList().map((op) => `${op.method} ${op.path.replace(/\{\w+\}/g, ':id')}`);
+const TEMPLATES = operationList().map((op) => ({ ...op, template: op.path.replace(/\{\w+\}/g, ':id') }));
+const ROUTES = TEMPLATES.map((op) => `${op.method} ${op.template}`);
 /** Routes whose body is multipart (an upload, a document from a file). */
-const MULTIPART = new Set(operationList().filter((op) => op.user === 'multipart' || /by[-_]file/.test(op.path)).map((op) => op.path.replace(/\{\w+\}/g, ':id')));
+const MULTIPART = new Set(TEMPLATES.filter((op) => op.user === 'multipart' || /by[-_]file/.test(op.path)).map((op) => op.template));
 const KEYS = ['app-demo-workflow', 'app-demo-chatflow', 'app-demo-chatbot', 'app-demo-agent', 'app-demo-text-generator', 'dataset-demo', 'app-nope', '', 'Bearer', '\u00ff'];
 const IDS = ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', '%', '%E0%A4%A', '..', '%2e%2e%2f', 'a'.repeat(2000), '💥', '0', '-1', 'null', '%00'];
 const QUERIES = ['', '?user=', '?user=fuzz&limit=-1', '?user=fuzz&limit=abc', '?user=fuzz&last_id=%', '?user=fuzz&sort_by=nope', '?user=fuzz&first_id=x&limit=1e9', '?user[]=a&user[]=b', '?user=fuzz&conversation_id=%FF', `?user=${'u'.repeat(5000)}`];
